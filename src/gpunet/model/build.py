@@ -1,0 +1,256 @@
+"""Turn raw per-host variables into a validated Fabric, collecting every problem on the way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from ipaddress import ip_interface
+from typing import Any
+
+from gpunet.model import crosschecks
+from gpunet.model.defaults import with_defaults
+from gpunet.model.errors import InventoryInvalidError, Problem
+from gpunet.model.fabric import (
+    Ecn,
+    Fabric,
+    Firewall,
+    GpuHost,
+    Gpus,
+    Hardware,
+    Nic,
+    Ntp,
+    Peer,
+    Pfc,
+    Qos,
+    Queue,
+    Switch,
+    SwitchPort,
+)
+from gpunet.model.schema_check import check, host_validator, validator
+
+GPU_GROUP = "gpu_nodes"
+SWITCH_GROUP = "switches"
+SWITCH_ROLE_GROUPS = ("leaf", "spine", "superspine")
+CONNECTION_VARS = ("ansible_host", "ansible_port", "ansible_user")
+
+
+@dataclass
+class RawInventory:
+    """What the loader hands over: group membership and each relevant host's variables, templated."""
+
+    groups: Mapping[str, Iterable[str]]
+    hostvars: Mapping[str, Mapping[str, Any]]
+    # gpunet_* names that roles declare in their argument specs; allowed beside the model's keys.
+    role_variables: frozenset[str] = field(default_factory=frozenset)
+    # Vault-encrypted files left unread because no vault password was given.
+    skipped_files: tuple[str, ...] = ()
+
+
+def relevant_vars(all_vars: Mapping[str, Any], role_variables: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The variables the model owns: connection settings and every gpunet_* name not owned by a role."""
+    return {
+        key: value
+        for key, value in all_vars.items()
+        if key in CONNECTION_VARS or (key.startswith("gpunet_") and key not in role_variables)
+    }
+
+
+def build_fabric(raw: RawInventory) -> Fabric:
+    """Validate `raw` and return the Fabric; raise InventoryInvalidError listing every problem."""
+    problems: list[Problem] = []
+    gpu_names = list(dict.fromkeys(raw.groups.get(GPU_GROUP, ())))
+    switch_names = list(dict.fromkeys(raw.groups.get(SWITCH_GROUP, ())))
+    if not gpu_names and not switch_names:
+        problems.append(
+            Problem("inventory", "has no hosts in the gpu_nodes or switches groups", expected="at least one")
+        )
+        raise InventoryInvalidError(problems)
+    for name in sorted(set(gpu_names) & set(switch_names)):
+        problems.append(Problem(name, "is in both gpu_nodes and switches", expected="one of the two"))
+
+    fabric_value = _fabric_value(raw, gpu_names + switch_names, problems)
+    fabric_settings = None
+    if fabric_value is not None:
+        fabric_problems = check(fabric_value, validator("fabric"), "gpunet_fabric")
+        problems.extend(fabric_problems)
+        if not fabric_problems:
+            fabric_settings = with_defaults(dict(fabric_value))
+
+    hosts: dict[str, GpuHost] = {}
+    switches: dict[str, Switch] = {}
+    broken: set[str] = set()
+    for name in gpu_names:
+        own = relevant_vars(raw.hostvars.get(name, {}), raw.role_variables)
+        host_problems = check(own, host_validator("gpu_host"), name)
+        if not host_problems:
+            host, host_problems = _gpu_host(name, own)
+            if host:
+                hosts[name] = host
+        problems.extend(host_problems)
+        if host_problems:
+            broken.add(name)
+    role_of_group = {
+        host: group for group in SWITCH_ROLE_GROUPS for host in raw.groups.get(group, ())
+    }
+    for name in switch_names:
+        own = relevant_vars(raw.hostvars.get(name, {}), raw.role_variables)
+        switch_problems = check(own, host_validator("switch"), name)
+        if not switch_problems and fabric_settings is not None:
+            switches[name] = _switch(name, own, fabric_settings)
+        problems.extend(switch_problems)
+        if switch_problems:
+            broken.add(name)
+        group = role_of_group.get(name)
+        if not switch_problems and group and own["gpunet_role"] != group:
+            problems.append(
+                Problem(f"{name}.gpunet_role", f"does not match its inventory group {group!r}", own["gpunet_role"], group)
+            )
+
+    if fabric_settings is None:
+        raise InventoryInvalidError(problems)
+    fabric = _fabric(fabric_settings, switches, hosts)
+    problems.extend(crosschecks.run_all(fabric, broken))
+    if problems:
+        raise InventoryInvalidError(problems)
+    return fabric
+
+
+def _fabric_value(raw: RawInventory, names: list[str], problems: list[Problem]) -> Any:
+    reference_host = next((n for n in names if "gpunet_fabric" in raw.hostvars.get(n, {})), None)
+    if reference_host is None:
+        problems.append(
+            Problem("gpunet_fabric", "is not set", expected="a gpunet_fabric mapping in group_vars/all")
+        )
+        return None
+    reference = raw.hostvars[reference_host]["gpunet_fabric"]
+    for name in names:
+        value = raw.hostvars.get(name, {}).get("gpunet_fabric")
+        if value != reference:
+            problems.append(
+                Problem(
+                    f"{name}.gpunet_fabric",
+                    f"differs from the value host {reference_host} sees",
+                    expected="gpunet_fabric set once, in group_vars/all",
+                )
+            )
+    return reference
+
+
+def _gpu_host(name: str, own: Mapping[str, Any]) -> tuple[GpuHost | None, list[Problem]]:
+    problems: list[Problem] = []
+    nics = []
+    for index, nic in enumerate(own["gpunet_nics"]):
+        try:
+            address = ip_interface(nic["ip"])
+        except ValueError:
+            problems.append(
+                Problem(f"{name}.gpunet_nics[{index}].ip", "is not an address with prefix length", nic["ip"],
+                        "e.g. 198.51.100.1/31 or 2001:db8::1/127")
+            )
+            continue
+        nics.append(
+            Nic(
+                name=nic["name"],
+                netdev=nic["netdev"],
+                speed_gbps=nic["speed_gbps"],
+                rail=nic["rail"],
+                switch=nic["switch"],
+                switch_port=nic["switch_port"],
+                ip=address,
+            )
+        )
+    if problems:
+        return None, problems
+    hardware = own.get("gpunet_hardware", {})
+    return (
+        GpuHost(
+            name=name,
+            mgmt_address=str(own.get("ansible_host", name)),
+            gpus=Gpus(count=own["gpunet_gpus"]["count"], model=own["gpunet_gpus"]["model"]),
+            nics=tuple(nics),
+            hardware=Hardware(
+                gpus=hardware.get("gpus", True),
+                rdma_nics=hardware.get("rdma_nics", True),
+                reason=hardware.get("reason", ""),
+            ),
+        ),
+        [],
+    )
+
+
+def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> Switch:
+    default_cable = settings["qos"]["pfc"]["cable_length_m"]
+    ports = []
+    for port in own["gpunet_ports"]:
+        peer = None
+        if "peer" in port:
+            device, _, peer_port = port["peer"].partition(":")
+            peer = Peer(kind="", device=device, port=peer_port)  # kind resolved once all hosts are known
+        ports.append(
+            SwitchPort(
+                name=port["name"],
+                speed_gbps=port["speed_gbps"],
+                peer=peer,
+                cable_length_m=port.get("cable_length_m", default_cable),
+                mtu=port.get("mtu", settings["mtu"]),
+                lossless=port.get("lossless", peer is not None),
+            )
+        )
+    return Switch(
+        name=name,
+        platform=own["gpunet_platform"],
+        role=own["gpunet_role"],
+        mgmt_address=str(own.get("ansible_host", name)),
+        mgmt_port=int(own.get("ansible_port", 22)),
+        ports=tuple(ports),
+    )
+
+
+def _fabric(settings: Mapping[str, Any], switches: dict[str, Switch], hosts: dict[str, GpuHost]) -> Fabric:
+    qos = settings["qos"]
+    switch_names, host_names = set(switches), set(hosts)
+    resolved_switches = {
+        name: _resolve_peer_kinds(switch, switch_names, host_names) for name, switch in switches.items()
+    }
+    return Fabric(
+        name=settings["name"],
+        transport=settings["transport"],
+        mtu=settings["mtu"],
+        host_mtu=settings["host_mtu"],
+        qos=Qos(
+            trust=qos["trust"],
+            roce_dscp=qos["roce_dscp"],
+            cnp_dscp=qos["cnp_dscp"],
+            lossless_priority=qos["lossless_priority"],
+            cnp_priority=qos["cnp_priority"],
+            ecn=Ecn(**qos["ecn"]),
+            pfc=Pfc(**qos["pfc"]),
+            queues=tuple(
+                Queue(
+                    name=q["name"],
+                    traffic_class=q["traffic_class"],
+                    bandwidth_percent=q.get("bandwidth_percent"),
+                    strict=q.get("strict", False),
+                )
+                for q in qos["queues"]
+            ),
+        ),
+        ntp=Ntp(servers=tuple(settings["ntp"]["servers"]), max_offset_ms=settings["ntp"]["max_offset_ms"]),
+        firewall=Firewall(
+            fabric_cidrs=tuple(settings["firewall"]["fabric_cidrs"]),
+            mgmt_cidrs=tuple(settings["firewall"]["mgmt_cidrs"]),
+            nccl_port_range=tuple(settings["firewall"]["nccl_port_range"]),  # type: ignore[arg-type]
+        ),
+        switches=resolved_switches,
+        hosts=hosts,
+    )
+
+
+def _resolve_peer_kinds(switch: Switch, switch_set: set[str], host_set: set[str]) -> Switch:
+    ports = []
+    for port in switch.ports:
+        if port.peer is not None:
+            kind = "switch" if port.peer.device in switch_set else "host" if port.peer.device in host_set else "unknown"
+            port = SwitchPort(**{**port.__dict__, "peer": Peer(kind, port.peer.device, port.peer.port)})
+        ports.append(port)
+    return Switch(**{**switch.__dict__, "ports": tuple(ports)})

@@ -1,0 +1,62 @@
+"""The inventory check as one call: load, validate, cross-check; used by the CLI and the preflight plugin."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gpunet.model.build import RawInventory, build_fabric
+from gpunet.model.errors import InventoryInvalidError, Problem
+from gpunet.model.fabric import Fabric
+from gpunet.model.loader import load_inventory
+
+
+@dataclass
+class CheckResult:
+    fabric: Fabric | None
+    problems: list[Problem] = field(default_factory=list)
+    skipped_files: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.fabric is not None and not self.problems
+
+    def as_dict(self) -> dict[str, object]:
+        fabric = self.fabric
+        return {
+            "ok": self.ok,
+            "problems": [p.as_dict() for p in self.problems],
+            "skipped_vault_files": list(self.skipped_files),
+            "summary": None
+            if fabric is None
+            else {
+                "fabric": fabric.name,
+                "gpu_hosts": len(fabric.hosts),
+                "switches": len(fabric.switches),
+                "nics": sum(len(h.nics) for h in fabric.hosts.values()),
+                "platforms": fabric.platforms,
+            },
+        }
+
+
+def check_raw(raw: RawInventory) -> CheckResult:
+    try:
+        return CheckResult(fabric=build_fabric(raw), skipped_files=raw.skipped_files)
+    except InventoryInvalidError as error:
+        return CheckResult(fabric=None, problems=error.problems, skipped_files=raw.skipped_files)
+
+
+def check_inventory(source: str | Path, vault_password_file: str | Path | None = None) -> CheckResult:
+    try:
+        raw = load_inventory(source, vault_password_file)
+    except InventoryInvalidError as error:
+        return CheckResult(fabric=None, problems=error.problems)
+    return check_raw(raw)
+
+
+def load_fabric(source: str | Path, vault_password_file: str | Path | None = None) -> Fabric:
+    """The validated Fabric of an inventory; raises InventoryInvalidError listing every problem."""
+    result = check_inventory(source, vault_password_file)
+    if result.fabric is None:
+        raise InventoryInvalidError(result.problems)
+    return result.fabric

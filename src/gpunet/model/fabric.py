@@ -1,0 +1,166 @@
+"""Typed view of a validated inventory. Everything downstream (design, roles, checks) reads this.
+
+Values here are already merged with the RoCE defaults and have passed the schema and the
+cross-checks; code that consumes a Fabric does not re-validate it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from ipaddress import IPv4Interface, IPv6Interface
+
+
+@dataclass(frozen=True)
+class Ecn:
+    min_threshold_kb: int
+    max_threshold_kb: int
+    max_mark_probability: int  # percent, 1..100
+
+
+@dataclass(frozen=True)
+class Pfc:
+    watchdog: bool
+    watchdog_detect_ms: int
+    watchdog_restore_ms: int
+    cable_length_m: int  # default cable length for ports that do not set their own
+
+
+@dataclass(frozen=True)
+class Queue:
+    name: str
+    traffic_class: int
+    bandwidth_percent: int | None  # None for a strict-priority queue
+    strict: bool
+
+
+@dataclass(frozen=True)
+class Qos:
+    trust: str
+    roce_dscp: int
+    cnp_dscp: int
+    lossless_priority: int
+    cnp_priority: int
+    ecn: Ecn
+    pfc: Pfc
+    queues: tuple[Queue, ...]
+
+    @property
+    def roce_traffic_class_byte(self) -> int:
+        """The IP TOS byte hosts put on RoCE packets: DSCP << 2 | ECT(0)."""
+        return self.roce_dscp << 2 | 0b10
+
+
+@dataclass(frozen=True)
+class Ntp:
+    servers: tuple[str, ...]
+    max_offset_ms: float
+
+
+@dataclass(frozen=True)
+class Firewall:
+    fabric_cidrs: tuple[str, ...]
+    mgmt_cidrs: tuple[str, ...]
+    nccl_port_range: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Peer:
+    """The far end of a cable: a GPU host NIC or another switch's port."""
+
+    kind: str  # "host" or "switch"
+    device: str
+    port: str
+
+    def __str__(self) -> str:
+        return f"{self.device}:{self.port}"
+
+
+@dataclass(frozen=True)
+class SwitchPort:
+    name: str
+    speed_gbps: int
+    peer: Peer | None
+    cable_length_m: int  # resolved: the port's own value or the fabric default
+    mtu: int  # resolved: the port's own value or the fabric MTU
+    lossless: bool  # carries RoCE traffic: PFC and ECN apply
+
+
+@dataclass(frozen=True)
+class Switch:
+    name: str
+    platform: str
+    role: str  # leaf, spine or superspine
+    mgmt_address: str
+    mgmt_port: int
+    ports: tuple[SwitchPort, ...]
+
+    def port(self, name: str) -> SwitchPort | None:
+        return self._ports_by_name.get(name)
+
+    @cached_property
+    def _ports_by_name(self) -> dict[str, SwitchPort]:
+        return {p.name: p for p in self.ports}
+
+
+@dataclass(frozen=True)
+class Nic:
+    name: str  # RDMA device, e.g. mlx5_0
+    netdev: str  # kernel interface, e.g. ens1f0np0
+    speed_gbps: int
+    rail: int
+    switch: str
+    switch_port: str
+    ip: IPv4Interface | IPv6Interface
+
+
+@dataclass(frozen=True)
+class Gpus:
+    count: int
+    model: str
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """What the machine really has. A lab or container host says False, and stages and
+    checks that need the hardware report "skipped" with `reason` instead of failing."""
+
+    gpus: bool = True
+    rdma_nics: bool = True
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class GpuHost:
+    name: str
+    mgmt_address: str
+    gpus: Gpus
+    nics: tuple[Nic, ...]
+    hardware: Hardware = field(default_factory=Hardware)
+
+
+@dataclass(frozen=True)
+class Fabric:
+    name: str
+    transport: str  # roce or infiniband
+    mtu: int  # switch ports
+    host_mtu: int
+    qos: Qos
+    ntp: Ntp
+    firewall: Firewall
+    switches: dict[str, Switch]
+    hosts: dict[str, GpuHost]
+
+    @property
+    def platforms(self) -> list[str]:
+        return sorted({s.platform for s in self.switches.values()})
+
+    def switches_in_role(self, role: str) -> list[Switch]:
+        return [s for s in self.switches.values() if s.role == role]
+
+    def summary(self) -> str:
+        nics = sum(len(h.nics) for h in self.hosts.values())
+        return (
+            f"fabric {self.name}: {len(self.hosts)} GPU hosts, {len(self.switches)} switches, "
+            f"{nics} NICs, platforms: {', '.join(self.platforms) or 'none'}"
+        )

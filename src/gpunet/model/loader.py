@@ -1,0 +1,136 @@
+"""Read an inventory exactly as ansible-playbook does: Ansible's own inventory and variable managers,
+so group_vars, host_vars, vault and precedence behave identically."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, relevant_vars
+from gpunet.model.errors import InventoryInvalidError, Problem
+from gpunet.model.role_vars import role_variables
+
+
+def load_inventory(source: str | Path, vault_password_file: str | Path | None = None) -> RawInventory:
+    """Load `source` (a directory or file) and return the gpunet-relevant variables of its hosts.
+
+    Without a vault password, vault-encrypted variable files are skipped and listed in
+    `RawInventory.skipped_files`: they hold secrets, which the model never reads, so CI can check
+    an inventory without the password. Raises InventoryInvalidError with one Problem per file
+    that cannot be read or parsed.
+    """
+    source = Path(source)
+    if not source.exists():
+        raise InventoryInvalidError([Problem(str(source), "does not exist", expected="an inventory file or folder")])
+    # Ansible reads its configuration at import time; make a broken source fail instead of warning.
+    os.environ.setdefault("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "True")
+    os.environ.setdefault("ANSIBLE_INVENTORY_UNPARSED_WARNING", "False")
+    os.environ.setdefault("ANSIBLE_LOCALHOST_WARNING", "False")
+    from ansible.errors import AnsibleError
+    from ansible.inventory.manager import InventoryManager
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.template import Templar
+    from ansible.vars.manager import VariableManager
+
+    password_file = vault_password_file or os.environ.get("ANSIBLE_VAULT_PASSWORD_FILE")
+    loader = DataLoader() if password_file else _loader_skipping_vault_files()
+    if password_file:
+        _set_vault_secrets(loader, str(password_file))
+    try:
+        inventory = InventoryManager(loader=loader, sources=[str(source)])
+    except AnsibleError as error:
+        raise InventoryInvalidError([Problem(str(source), _one_line(error))]) from None
+    variables = VariableManager(loader=loader, inventory=inventory)
+
+    groups = {name: [h.name for h in group.get_hosts()] for name, group in inventory.groups.items()}
+    wanted = dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, []))
+    known_role_vars = role_variables()
+    hostvars: dict[str, dict[str, Any]] = {}
+    problems: list[Problem] = []
+    for name in wanted:
+        try:
+            all_vars = variables.get_vars(host=inventory.get_host(name), include_hostvars=False)
+            own = relevant_vars(all_vars, known_role_vars)
+            hostvars[name] = Templar(loader=loader, variables=all_vars).template(own)
+        except AnsibleError as error:
+            problems.append(Problem(name, _one_line(error)))
+    if problems:
+        raise InventoryInvalidError(_dedupe(problems))
+    return RawInventory(
+        groups=groups,
+        hostvars=_plain(hostvars),
+        role_variables=known_role_vars,
+        skipped_files=tuple(sorted(getattr(loader, "skipped_files", ()))),
+    )
+
+
+def _loader_skipping_vault_files() -> Any:
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.parsing.vault import is_encrypted_file
+
+    class VaultSkippingLoader(DataLoader):
+        """Reads everything except vault-encrypted files, which it records and treats as empty."""
+
+        skipped_files: set[str] = set()
+
+        def load_from_file(self, file_name: str, *args: Any, **kwargs: Any) -> Any:
+            with open(file_name, "rb") as handle:
+                if is_encrypted_file(handle):
+                    self.skipped_files.add(file_name)
+                    return {}
+            return super().load_from_file(file_name, *args, **kwargs)
+
+    loader = VaultSkippingLoader()
+    loader.skipped_files = set()
+    return loader
+
+
+def _set_vault_secrets(loader: Any, password_file: str) -> None:
+    from ansible.cli import CLI
+    from ansible.errors import AnsibleError
+
+    if not Path(password_file).is_file():
+        raise InventoryInvalidError([Problem(password_file, "vault password file does not exist")])
+    try:
+        secrets = CLI.setup_vault_secrets(loader, vault_ids=[], vault_password_files=[password_file])
+    except AnsibleError as error:
+        raise InventoryInvalidError([Problem(password_file, _one_line(error))]) from None
+    loader.set_vault_secrets(secrets)
+
+
+def _one_line(error: Exception) -> str:
+    """Ansible errors span lines (with a source excerpt); keep the message and the file:line origin."""
+    text = str(getattr(error, "message", "") or error)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    origin = getattr(error, "obj", None)
+    where = ""
+    location = getattr(origin, "ansible_pos", None)
+    if location:
+        where = f" ({location[0]}, line {location[1]})"
+    return (" ".join(lines[:2]) + where) if lines else type(error).__name__
+
+
+def _dedupe(problems: list[Problem]) -> list[Problem]:
+    """A broken group_vars file breaks every host in the group: say it once."""
+    seen: dict[str, Problem] = {}
+    for problem in problems:
+        seen.setdefault(problem.message, problem)
+    return list(seen.values())
+
+
+def _plain(value: Any) -> Any:
+    """Strip Ansible's tagged/lazy containers down to plain Python types."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    return value

@@ -1,0 +1,123 @@
+"""JSON Schema validation that reports problems by data path, with what would be valid."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from gpunet.model.errors import Problem
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    text = resources.files("gpunet.model").joinpath("schema", f"{name}.schema.json").read_text()
+    schema = json.loads(text)
+    Draft202012Validator.check_schema(schema)
+    return schema
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(name))
+
+
+def host_schema(kind: str) -> dict[str, Any]:
+    """The schema for one host's variables: the kind's own keys plus the common ones, strict."""
+    return _combined(kind)
+
+
+@cache
+def _combined(kind: str) -> dict[str, Any]:
+    common = load_schema("common")
+    own = load_schema(kind)
+    return {
+        **own,
+        "properties": {**common["properties"], **own["properties"]},
+        "additionalProperties": False,
+    }
+
+
+@cache
+def host_validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(_combined(kind))
+
+
+def check(instance: Any, checker: Draft202012Validator, root: str) -> list[Problem]:
+    """Every schema violation in `instance`, one Problem each, paths rooted at `root`."""
+    problems: list[Problem] = []
+    for error in sorted(checker.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+        problems.extend(_describe(error, root))
+    return problems
+
+
+def join_path(root: str, parts: Any) -> str:
+    path = root
+    for part in parts:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
+def _describe(error: ValidationError, root: str) -> list[Problem]:
+    path = join_path(root, error.absolute_path)
+    kind = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if kind == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        return [
+            Problem(join_path(path, [key]), "unknown key", expected=_allowed_keys(key, allowed))
+            for key in extra
+        ]
+    if kind == "required":
+        missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.validator_value)
+        return [Problem(join_path(path, [missing]), "missing required key", expected=_describe_key(schema, missing))]
+    if kind == "enum":
+        return [Problem(path, "not an allowed value", error.instance, f"one of {_list(error.validator_value)}")]
+    if kind == "const":
+        return [Problem(path, "not an allowed value", error.instance, repr(error.validator_value))]
+    if kind == "type":
+        return [Problem(path, "wrong type", error.instance, str(error.validator_value))]
+    if kind in ("minimum", "exclusiveMinimum"):
+        op = ">=" if kind == "minimum" else ">"
+        return [Problem(path, "too small", error.instance, f"{op} {error.validator_value}")]
+    if kind in ("maximum", "exclusiveMaximum"):
+        op = "<=" if kind == "maximum" else "<"
+        return [Problem(path, "too large", error.instance, f"{op} {error.validator_value}")]
+    if kind == "pattern":
+        return [Problem(path, "badly formed", error.instance, schema.get("description") or error.validator_value)]
+    if kind in ("minItems", "maxItems"):
+        bound = "at least" if kind == "minItems" else "at most"
+        return [Problem(path, "wrong number of items", len(error.instance), f"{bound} {error.validator_value}")]
+    if kind == "minLength":
+        return [Problem(path, "must not be empty", error.instance)]
+    if kind == "oneOf" and isinstance(error.instance, dict) and "traffic_class" in error.instance:
+        return [
+            Problem(
+                path,
+                "a queue takes either bandwidth_percent or strict: true, exactly one",
+                {k: error.instance.get(k) for k in ("bandwidth_percent", "strict") if k in error.instance},
+                "bandwidth_percent: <1-100> or strict: true",
+            )
+        ]
+    return [Problem(path, error.message)]
+
+
+def _allowed_keys(key: str, allowed: list[str]) -> str:
+    close = difflib.get_close_matches(key, allowed, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"{hint}one of {_list(allowed)}" if allowed else "no keys here"
+
+
+def _describe_key(schema: dict[str, Any], key: str) -> str:
+    described = schema.get("properties", {}).get(key, {}).get("description")
+    return described or key
+
+
+def _list(values: Any) -> str:
+    return ", ".join(str(v) for v in values)
