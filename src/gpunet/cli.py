@@ -9,15 +9,15 @@ import sys
 from gpunet import __version__
 
 # Modules exposing register(subparsers); their subcommands set `func(args) -> int`.
-COMMAND_MODULES = (
-    "gpunet.model.cli",
-)
+COMMAND_MODULES = ("gpunet.model.cli",)
 
 EXIT_INTERNAL = 1
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gpunet", description="Infrastructure as code for GPU cluster networks.")
+    parser = argparse.ArgumentParser(
+        prog="gpunet", description="Infrastructure as code for GPU cluster networks."
+    )
     parser.add_argument("--version", action="version", version=f"gpunet {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for module_name in COMMAND_MODULES:

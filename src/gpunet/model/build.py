@@ -46,13 +46,15 @@ class RawInventory:
     skipped_files: tuple[str, ...] = ()
 
 
-def relevant_vars(all_vars: Mapping[str, Any], role_variables: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """The variables the model owns: connection settings and every gpunet_* name not owned by a role."""
-    return {
-        key: value
-        for key, value in all_vars.items()
-        if key in CONNECTION_VARS or (key.startswith("gpunet_") and key not in role_variables)
-    }
+def is_model_var(key: str, role_variables: frozenset[str] = frozenset()) -> bool:
+    """The model owns the connection settings and every gpunet_* name that no role declares."""
+    return key in CONNECTION_VARS or (key.startswith("gpunet_") and key not in role_variables)
+
+
+def relevant_vars(
+    all_vars: Mapping[str, Any], role_variables: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    return {key: value for key, value in all_vars.items() if is_model_var(key, role_variables)}
 
 
 def build_fabric(raw: RawInventory) -> Fabric:
@@ -89,9 +91,7 @@ def build_fabric(raw: RawInventory) -> Fabric:
         problems.extend(host_problems)
         if host_problems:
             broken.add(name)
-    role_of_group = {
-        host: group for group in SWITCH_ROLE_GROUPS for host in raw.groups.get(group, ())
-    }
+    role_of_group = {host: group for group in SWITCH_ROLE_GROUPS for host in raw.groups.get(group, ())}
     for name in switch_names:
         own = relevant_vars(raw.hostvars.get(name, {}), raw.role_variables)
         switch_problems = check(own, host_validator("switch"), name)
@@ -103,7 +103,12 @@ def build_fabric(raw: RawInventory) -> Fabric:
         group = role_of_group.get(name)
         if not switch_problems and group and own["gpunet_role"] != group:
             problems.append(
-                Problem(f"{name}.gpunet_role", f"does not match its inventory group {group!r}", own["gpunet_role"], group)
+                Problem(
+                    f"{name}.gpunet_role",
+                    f"does not match its inventory group {group!r}",
+                    own["gpunet_role"],
+                    group,
+                )
             )
 
     if fabric_settings is None:
@@ -144,8 +149,12 @@ def _gpu_host(name: str, own: Mapping[str, Any]) -> tuple[GpuHost | None, list[P
             address = ip_interface(nic["ip"])
         except ValueError:
             problems.append(
-                Problem(f"{name}.gpunet_nics[{index}].ip", "is not an address with prefix length", nic["ip"],
-                        "e.g. 198.51.100.1/31 or 2001:db8::1/127")
+                Problem(
+                    f"{name}.gpunet_nics[{index}].ip",
+                    "is not an address with prefix length",
+                    nic["ip"],
+                    "e.g. 198.51.100.1/31 or 2001:db8::1/127",
+                )
             )
             continue
         nics.append(
@@ -250,7 +259,13 @@ def _resolve_peer_kinds(switch: Switch, switch_set: set[str], host_set: set[str]
     ports = []
     for port in switch.ports:
         if port.peer is not None:
-            kind = "switch" if port.peer.device in switch_set else "host" if port.peer.device in host_set else "unknown"
+            kind = (
+                "switch"
+                if port.peer.device in switch_set
+                else "host"
+                if port.peer.device in host_set
+                else "unknown"
+            )
             port = SwitchPort(**{**port.__dict__, "peer": Peer(kind, port.peer.device, port.peer.port)})
         ports.append(port)
     return Switch(**{**switch.__dict__, "ports": tuple(ports)})

@@ -26,14 +26,25 @@ def ecn_thresholds(fabric: Fabric, broken: set[str]) -> list[Problem]:
     problems = []
     if ecn.min_threshold_kb >= ecn.max_threshold_kb:
         problems.append(
-            Problem(f"{path}.min_threshold_kb", "must be below max_threshold_kb", ecn.min_threshold_kb,
-                    f"< {ecn.max_threshold_kb}")
+            Problem(
+                f"{path}.min_threshold_kb",
+                "must be below max_threshold_kb",
+                ecn.min_threshold_kb,
+                f"< {ecn.max_threshold_kb}",
+            )
         )
-    for key, value in (("min_threshold_kb", ecn.min_threshold_kb), ("max_threshold_kb", ecn.max_threshold_kb)):
+    for key, value in (
+        ("min_threshold_kb", ecn.min_threshold_kb),
+        ("max_threshold_kb", ecn.max_threshold_kb),
+    ):
         if not ECN_MIN_PLAUSIBLE_KB <= value <= ECN_MAX_PLAUSIBLE_KB:
             problems.append(
-                Problem(f"{path}.{key}", "is not a plausible queue threshold", value,
-                        f"{ECN_MIN_PLAUSIBLE_KB}..{ECN_MAX_PLAUSIBLE_KB} KB")
+                Problem(
+                    f"{path}.{key}",
+                    "is not a plausible queue threshold",
+                    value,
+                    f"{ECN_MIN_PLAUSIBLE_KB}..{ECN_MAX_PLAUSIBLE_KB} KB",
+                )
             )
     return problems
 
@@ -43,13 +54,21 @@ def distinct_marks(fabric: Fabric, broken: set[str]) -> list[Problem]:
     problems = []
     if qos.roce_dscp == qos.cnp_dscp:
         problems.append(
-            Problem("gpunet_fabric.qos.cnp_dscp", "must differ from roce_dscp", qos.cnp_dscp,
-                    f"a DSCP other than {qos.roce_dscp}")
+            Problem(
+                "gpunet_fabric.qos.cnp_dscp",
+                "must differ from roce_dscp",
+                qos.cnp_dscp,
+                f"a DSCP other than {qos.roce_dscp}",
+            )
         )
     if qos.lossless_priority == qos.cnp_priority:
         problems.append(
-            Problem("gpunet_fabric.qos.cnp_priority", "must differ from lossless_priority", qos.cnp_priority,
-                    f"a priority other than {qos.lossless_priority}")
+            Problem(
+                "gpunet_fabric.qos.cnp_priority",
+                "must differ from lossless_priority",
+                qos.cnp_priority,
+                f"a priority other than {qos.lossless_priority}",
+            )
         )
     return problems
 
@@ -63,29 +82,45 @@ def queues(fabric: Fabric, broken: set[str]) -> list[Problem]:
     for index, queue in enumerate(qos.queues):
         if queue.traffic_class in seen_classes:
             problems.append(
-                Problem(f"{path}[{index}].traffic_class", f"is already used by {path}[{seen_classes[queue.traffic_class]}]",
-                        queue.traffic_class, "one queue per traffic class")
+                Problem(
+                    f"{path}[{index}].traffic_class",
+                    f"is already used by {path}[{seen_classes[queue.traffic_class]}]",
+                    queue.traffic_class,
+                    "one queue per traffic class",
+                )
             )
         seen_classes.setdefault(queue.traffic_class, index)
         if queue.name in seen_names:
-            problems.append(Problem(f"{path}[{index}].name", "is used twice", queue.name, "unique queue names"))
+            problems.append(
+                Problem(f"{path}[{index}].name", "is used twice", queue.name, "unique queue names")
+            )
         seen_names.setdefault(queue.name, index)
     classes = sorted(seen_classes)
     for key, priority in (("lossless_priority", qos.lossless_priority), ("cnp_priority", qos.cnp_priority)):
         if priority not in seen_classes:
             problems.append(
-                Problem(f"gpunet_fabric.qos.{key}", "has no queue with that traffic_class", priority,
-                        f"one of the queues' traffic classes {classes}")
+                Problem(
+                    f"gpunet_fabric.qos.{key}",
+                    "has no queue with that traffic_class",
+                    priority,
+                    f"one of the queues' traffic classes {classes}",
+                )
             )
     lossless = seen_classes.get(qos.lossless_priority)
     if lossless is not None and qos.queues[lossless].strict:
         problems.append(
-            Problem(f"{path}[{lossless}].strict", "the lossless queue needs a bandwidth share, not strict priority",
-                    True, "bandwidth_percent")
+            Problem(
+                f"{path}[{lossless}].strict",
+                "the lossless queue needs a bandwidth share, not strict priority",
+                True,
+                "bandwidth_percent",
+            )
         )
     shares = [q.bandwidth_percent for q in qos.queues if not q.strict and q.bandwidth_percent is not None]
     if shares and sum(shares) != 100:
-        problems.append(Problem(path, "bandwidth_percent of the non-strict queues must sum to 100", sum(shares), 100))
+        problems.append(
+            Problem(path, "bandwidth_percent of the non-strict queues must sum to 100", sum(shares), 100)
+        )
     return problems
 
 
@@ -93,21 +128,35 @@ def mtu(fabric: Fabric, broken: set[str]) -> list[Problem]:
     problems = []
     if fabric.host_mtu > fabric.mtu:
         problems.append(
-            Problem("gpunet_fabric.host_mtu", "does not fit in the switch MTU", fabric.host_mtu, f"<= {fabric.mtu}")
+            Problem(
+                "gpunet_fabric.host_mtu",
+                "does not fit in the switch MTU",
+                fabric.host_mtu,
+                f"<= {fabric.mtu}",
+            )
         )
     for switch in fabric.switches.values():
         for index, port in enumerate(switch.ports):
             if port.peer and port.peer.kind == "host" and port.mtu < fabric.host_mtu:
                 problems.append(
-                    Problem(f"{switch.name}.gpunet_ports[{index}].mtu", "is smaller than the host MTU",
-                            port.mtu, f">= {fabric.host_mtu}")
+                    Problem(
+                        f"{switch.name}.gpunet_ports[{index}].mtu",
+                        "is smaller than the host MTU",
+                        port.mtu,
+                        f">= {fabric.host_mtu}",
+                    )
                 )
     return problems
 
 
 def platforms(fabric: Fabric, broken: set[str]) -> list[Problem]:
     return [
-        Problem(f"{switch.name}.gpunet_platform", "unknown platform", switch.platform, f"one of {', '.join(known_platforms())}")
+        Problem(
+            f"{switch.name}.gpunet_platform",
+            "unknown platform",
+            switch.platform,
+            f"one of {', '.join(known_platforms())}",
+        )
         for switch in fabric.switches.values()
         if switch.platform not in PLATFORMS
     ]
@@ -121,20 +170,34 @@ def firewall(fabric: Fabric, broken: set[str]) -> list[Problem]:
             try:
                 ip_network(cidr)
             except ValueError as error:
-                problems.append(Problem(f"{path}.{key}[{index}]", f"is not a network ({error})", cidr,
-                                        "a network such as 198.51.100.0/24"))
+                problems.append(
+                    Problem(
+                        f"{path}.{key}[{index}]",
+                        f"is not a network ({error})",
+                        cidr,
+                        "a network such as 198.51.100.0/24",
+                    )
+                )
     first, last = fabric.firewall.nccl_port_range
     if not 1024 <= first < last <= 65535:
         problems.append(
-            Problem(f"{path}.nccl_port_range", "is not a valid port range", [first, last],
-                    "[first, last] with 1024 <= first < last <= 65535")
+            Problem(
+                f"{path}.nccl_port_range",
+                "is not a valid port range",
+                [first, last],
+                "[first, last] with 1024 <= first < last <= 65535",
+            )
         )
     else:
         for port, user in RESERVED_TCP_PORTS.items():
             if first <= port <= last:
                 problems.append(
-                    Problem(f"{path}.nccl_port_range", f"includes TCP {port} used by {user}", [first, last],
-                            f"a range without {port}")
+                    Problem(
+                        f"{path}.nccl_port_range",
+                        f"includes TCP {port} used by {user}",
+                        [first, last],
+                        f"a range without {port}",
+                    )
                 )
     return problems
 
@@ -153,13 +216,19 @@ def nic_addresses(fabric: Fabric, broken: set[str]) -> list[Problem]:
             path = f"{host.name}.gpunet_nics[{index}].ip"
             address = nic.ip.ip
             if address in owner:
-                problems.append(Problem(path, f"is already used by {owner[address]}", str(nic.ip), "a unique address"))
+                problems.append(
+                    Problem(path, f"is already used by {owner[address]}", str(nic.ip), "a unique address")
+                )
             else:
                 owner[address] = f"{host.name}:{nic.name}"
             if networks and not any(address in network for network in networks):
                 problems.append(
-                    Problem(path, "is outside every fabric_cidrs network, so the firewall would block RoCE",
-                            str(nic.ip), f"an address in {', '.join(fabric.firewall.fabric_cidrs)}")
+                    Problem(
+                        path,
+                        "is outside every fabric_cidrs network, so the firewall would block RoCE",
+                        str(nic.ip),
+                        f"an address in {', '.join(fabric.firewall.fabric_cidrs)}",
+                    )
                 )
     return problems
 
@@ -173,8 +242,12 @@ def management_addresses(fabric: Fabric, broken: set[str]) -> list[Problem]:
         key = (address, port)
         if key in owner:
             problems.append(
-                Problem(f"{name}.ansible_host", f"is already the management address of {owner[key]}",
-                        f"{address}:{port}" if port != 22 else address, "a unique address (or port)")
+                Problem(
+                    f"{name}.ansible_host",
+                    f"is already the management address of {owner[key]}",
+                    f"{address}:{port}" if port != 22 else address,
+                    "a unique address (or port)",
+                )
             )
         else:
             owner[key] = name
@@ -189,15 +262,27 @@ def unique_names(fabric: Fabric, broken: set[str]) -> list[Problem]:
             for index, nic in enumerate(host.nics):
                 value = getattr(nic, field_name)
                 if value in seen:
-                    problems.append(Problem(f"{host.name}.gpunet_nics[{index}].{field_name}", "is used twice on this host",
-                                            value, "unique per host"))
+                    problems.append(
+                        Problem(
+                            f"{host.name}.gpunet_nics[{index}].{field_name}",
+                            "is used twice on this host",
+                            value,
+                            "unique per host",
+                        )
+                    )
                 seen.add(value)
     for switch in fabric.switches.values():
         seen_ports: set[str] = set()
         for index, port in enumerate(switch.ports):
             if port.name in seen_ports:
-                problems.append(Problem(f"{switch.name}.gpunet_ports[{index}].name", "is listed twice", port.name,
-                                        "each port once"))
+                problems.append(
+                    Problem(
+                        f"{switch.name}.gpunet_ports[{index}].name",
+                        "is listed twice",
+                        port.name,
+                        "each port once",
+                    )
+                )
             seen_ports.add(port.name)
     return problems
 
@@ -214,29 +299,66 @@ def nic_cabling(fabric: Fabric, broken: set[str]) -> list[Problem]:
                 continue
             switch = fabric.switches.get(nic.switch)
             if switch is None:
-                problems.append(Problem(f"{path}.switch", "is not a switch in the inventory", nic.switch,
-                                        "a host of the switches group"))
+                problems.append(
+                    Problem(
+                        f"{path}.switch",
+                        "is not a switch in the inventory",
+                        nic.switch,
+                        "a host of the switches group",
+                    )
+                )
                 continue
             if switch.role != "leaf":
-                problems.append(Problem(f"{path}.switch", f"is a {switch.role}; GPU NICs connect to leaf switches",
-                                        nic.switch, "a leaf"))
+                problems.append(
+                    Problem(
+                        f"{path}.switch",
+                        f"is a {switch.role}; GPU NICs connect to leaf switches",
+                        nic.switch,
+                        "a leaf",
+                    )
+                )
             key = (nic.switch, nic.switch_port)
             if key in claimed:
-                problems.append(Problem(f"{path}.switch_port", f"is already used by {claimed[key]}",
-                                        f"{nic.switch}:{nic.switch_port}", "one NIC per switch port"))
+                problems.append(
+                    Problem(
+                        f"{path}.switch_port",
+                        f"is already used by {claimed[key]}",
+                        f"{nic.switch}:{nic.switch_port}",
+                        "one NIC per switch port",
+                    )
+                )
                 continue
             claimed[key] = me
             port = switch.port(nic.switch_port)
             if port is None:
-                problems.append(Problem(f"{path}.switch_port", f"is not in {nic.switch}'s gpunet_ports",
-                                        nic.switch_port, f"a port listed under {nic.switch}.gpunet_ports"))
+                problems.append(
+                    Problem(
+                        f"{path}.switch_port",
+                        f"is not in {nic.switch}'s gpunet_ports",
+                        nic.switch_port,
+                        f"a port listed under {nic.switch}.gpunet_ports",
+                    )
+                )
                 continue
             if port.peer is None or str(port.peer) != me:
-                problems.append(Problem(f"{path}.switch_port", f"cabling disagrees: {nic.switch} {port.name} says its peer is "
-                                        f"{port.peer or 'nothing'}", str(port.peer) if port.peer else None, me))
+                problems.append(
+                    Problem(
+                        f"{path}.switch_port",
+                        f"cabling disagrees: {nic.switch} {port.name} says its peer is "
+                        f"{port.peer or 'nothing'}",
+                        str(port.peer) if port.peer else None,
+                        me,
+                    )
+                )
             if port.speed_gbps != nic.speed_gbps:
-                problems.append(Problem(f"{path}.speed_gbps", f"differs from {nic.switch} {port.name}'s speed",
-                                        nic.speed_gbps, port.speed_gbps))
+                problems.append(
+                    Problem(
+                        f"{path}.speed_gbps",
+                        f"differs from {nic.switch} {port.name}'s speed",
+                        nic.speed_gbps,
+                        port.speed_gbps,
+                    )
+                )
     return problems
 
 
@@ -252,7 +374,9 @@ def port_peers(fabric: Fabric, broken: set[str]) -> list[Problem]:
             me = f"{switch.name}:{port.name}"
             far = str(port.peer)
             if far in claimed:
-                problems.append(Problem(path, f"is already the peer of {claimed[far]}", far, "one cable per end"))
+                problems.append(
+                    Problem(path, f"is already the peer of {claimed[far]}", far, "one cable per end")
+                )
                 continue
             claimed[far] = me
             if port.peer.kind == "host":
@@ -260,8 +384,14 @@ def port_peers(fabric: Fabric, broken: set[str]) -> list[Problem]:
             elif port.peer.kind == "switch":
                 problems.extend(_switch_peer(fabric, path, me, port))
             else:
-                problems.append(Problem(path, "names a device that is not in the inventory", far,
-                                        "<gpu host>:<nic> or <switch>:<port>"))
+                problems.append(
+                    Problem(
+                        path,
+                        "names a device that is not in the inventory",
+                        far,
+                        "<gpu host>:<nic> or <switch>:<port>",
+                    )
+                )
     return problems
 
 
@@ -269,11 +399,23 @@ def _host_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
     host = fabric.hosts[port.peer.device]
     nic = next((n for n in host.nics if n.name == port.peer.port), None)
     if nic is None:
-        return [Problem(path, f"names a NIC {host.name} does not have", str(port.peer),
-                        f"one of {', '.join(n.name for n in host.nics)}")]
+        return [
+            Problem(
+                path,
+                f"names a NIC {host.name} does not have",
+                str(port.peer),
+                f"one of {', '.join(n.name for n in host.nics)}",
+            )
+        ]
     if f"{nic.switch}:{nic.switch_port}" != me:
-        return [Problem(path, f"cabling disagrees: {host.name} {nic.name} says it is on {nic.switch}:{nic.switch_port}",
-                        str(port.peer), f"{host.name} {nic.name} with switch/switch_port {me}")]
+        return [
+            Problem(
+                path,
+                f"cabling disagrees: {host.name} {nic.name} says it is on {nic.switch}:{nic.switch_port}",
+                str(port.peer),
+                f"{host.name} {nic.name} with switch/switch_port {me}",
+            )
+        ]
     return []
 
 
@@ -281,15 +423,34 @@ def _switch_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
     other = fabric.switches[port.peer.device]
     far_port = other.port(port.peer.port)
     if far_port is None:
-        return [Problem(path, f"names a port {other.name} does not list", str(port.peer),
-                        f"a port in {other.name}.gpunet_ports")]
+        return [
+            Problem(
+                path,
+                f"names a port {other.name} does not list",
+                str(port.peer),
+                f"a port in {other.name}.gpunet_ports",
+            )
+        ]
     problems = []
     if far_port.peer is None or str(far_port.peer) != me:
-        problems.append(Problem(path, f"cabling disagrees: {other.name} {far_port.name} says its peer is "
-                                f"{far_port.peer or 'nothing'}", str(port.peer), f"{other.name} {far_port.name} peer {me}"))
+        problems.append(
+            Problem(
+                path,
+                f"cabling disagrees: {other.name} {far_port.name} says its peer is "
+                f"{far_port.peer or 'nothing'}",
+                str(port.peer),
+                f"{other.name} {far_port.name} peer {me}",
+            )
+        )
     elif far_port.speed_gbps != port.speed_gbps:
-        problems.append(Problem(path.removesuffix(".peer") + ".speed_gbps", f"differs from {port.peer}'s speed",
-                                port.speed_gbps, far_port.speed_gbps))
+        problems.append(
+            Problem(
+                path.removesuffix(".peer") + ".speed_gbps",
+                f"differs from {port.peer}'s speed",
+                port.speed_gbps,
+                far_port.speed_gbps,
+            )
+        )
     return problems
 
 

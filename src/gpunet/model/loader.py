@@ -9,6 +9,7 @@ from typing import Any
 
 from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, relevant_vars
 from gpunet.model.errors import InventoryInvalidError, Problem
+from gpunet.model.plain import to_plain
 from gpunet.model.role_vars import role_variables
 
 
@@ -22,7 +23,9 @@ def load_inventory(source: str | Path, vault_password_file: str | Path | None = 
     """
     source = Path(source)
     if not source.exists():
-        raise InventoryInvalidError([Problem(str(source), "does not exist", expected="an inventory file or folder")])
+        raise InventoryInvalidError(
+            [Problem(str(source), "does not exist", expected="an inventory file or folder")]
+        )
     # Ansible reads its configuration at import time; make a broken source fail instead of warning.
     os.environ.setdefault("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "True")
     os.environ.setdefault("ANSIBLE_INVENTORY_UNPARSED_WARNING", "False")
@@ -59,7 +62,7 @@ def load_inventory(source: str | Path, vault_password_file: str | Path | None = 
         raise InventoryInvalidError(_dedupe(problems))
     return RawInventory(
         groups=groups,
-        hostvars=_plain(hostvars),
+        hostvars=to_plain(hostvars),
         role_variables=known_role_vars,
         skipped_files=tuple(sorted(getattr(loader, "skipped_files", ()))),
     )
@@ -117,20 +120,3 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
     for problem in problems:
         seen.setdefault(problem.message, problem)
     return list(seen.values())
-
-
-def _plain(value: Any) -> Any:
-    """Strip Ansible's tagged/lazy containers down to plain Python types."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, str):
-        return str(value)
-    return value

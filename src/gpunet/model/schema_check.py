@@ -75,10 +75,18 @@ def _describe(error: ValidationError, root: str) -> list[Problem]:
             for key in extra
         ]
     if kind == "required":
-        missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.validator_value)
-        return [Problem(join_path(path, [missing]), "missing required key", expected=_describe_key(schema, missing))]
+        missing = (
+            str(error.message).split("'")[1] if "'" in str(error.message) else str(error.validator_value)
+        )
+        return [
+            Problem(
+                join_path(path, [missing]), "missing required key", expected=_describe_key(schema, missing)
+            )
+        ]
     if kind == "enum":
-        return [Problem(path, "not an allowed value", error.instance, f"one of {_list(error.validator_value)}")]
+        return [
+            Problem(path, "not an allowed value", error.instance, f"one of {_list(error.validator_value)}")
+        ]
     if kind == "const":
         return [Problem(path, "not an allowed value", error.instance, repr(error.validator_value))]
     if kind == "type":
@@ -90,10 +98,14 @@ def _describe(error: ValidationError, root: str) -> list[Problem]:
         op = "<=" if kind == "maximum" else "<"
         return [Problem(path, "too large", error.instance, f"{op} {error.validator_value}")]
     if kind == "pattern":
-        return [Problem(path, "badly formed", error.instance, schema.get("description") or error.validator_value)]
+        return [
+            Problem(path, "badly formed", error.instance, schema.get("description") or error.validator_value)
+        ]
     if kind in ("minItems", "maxItems"):
         bound = "at least" if kind == "minItems" else "at most"
-        return [Problem(path, "wrong number of items", len(error.instance), f"{bound} {error.validator_value}")]
+        return [
+            Problem(path, "wrong number of items", len(error.instance), f"{bound} {error.validator_value}")
+        ]
     if kind == "minLength":
         return [Problem(path, "must not be empty", error.instance)]
     if kind == "oneOf" and isinstance(error.instance, dict) and "traffic_class" in error.instance:

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Install what gpunet's tests and lab need on a Debian/Ubuntu machine: system packages and the
+# project's virtualenv. Safe to run again; it only installs what is missing.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+venv="${VENV:-$here/.venv}"
+
+packages=(podman runc debootstrap uidmap slirp4netns fuse-overlayfs iproute2 openssh-client
+          python3-venv make git ca-certificates)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "installing system packages: ${missing[*]}"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+stamp="$venv/.gpunet-installed"
+if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --upgrade pip
+    "$venv/bin/pip" install -q -e "$here[test]"
+    touch "$stamp"
+fi
+echo "setup complete: $venv"
