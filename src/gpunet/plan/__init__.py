@@ -1,0 +1,1 @@
+"""Topology planning: fat-tree sizing, cabling bill of materials, collective performance model."""
