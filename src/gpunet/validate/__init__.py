@@ -1,0 +1,1 @@
+"""Post-deploy validation: parse raw tool output, judge it against the inventory, report."""

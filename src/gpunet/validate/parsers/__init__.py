@@ -1,0 +1,78 @@
+"""Parsers for raw tool output: one function per tool, text in, JSON-ready dict out.
+
+`PARSERS` maps the TOOL names of `gpunet parse TOOL FILE` (and of the artifacts folder's
+`<tool>.txt` files) to their parse function. Every parser raises ParseError with a one-line
+reason for text it cannot read, and ignores stray lines it does not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gpunet.validate.parsers.base import ParseError
+from gpunet.validate.parsers.chronyc import parse_chronyc_tracking
+from gpunet.validate.parsers.cumulus import parse_nv_show_qos_roce
+from gpunet.validate.parsers.host_files import (
+    parse_lsmod,
+    parse_lspci_acs,
+    parse_nccl_conf,
+    parse_nft_ruleset,
+    parse_traffic_class,
+)
+from gpunet.validate.parsers.ibstat import parse_ibstat
+from gpunet.validate.parsers.ibv_devinfo import parse_ibv_devinfo
+from gpunet.validate.parsers.iperf3 import parse_iperf3
+from gpunet.validate.parsers.mlnx_qos import parse_mlnx_qos
+from gpunet.validate.parsers.nccl_tests import parse_nccl_tests
+from gpunet.validate.parsers.nvidia_smi import parse_nvidia_smi_query, parse_nvidia_smi_topo
+from gpunet.validate.parsers.perftest import parse_perftest
+from gpunet.validate.parsers.sonic import (
+    parse_show_ecn,
+    parse_show_pfc_counters,
+    parse_show_pfc_priority,
+    parse_show_queue_counters,
+)
+
+Parser = Callable[[str], dict[str, Any]]
+
+PARSERS: dict[str, Parser] = {
+    "ibstat": parse_ibstat,
+    "ibv_devinfo": parse_ibv_devinfo,
+    "perftest": parse_perftest,
+    "nccl-tests": parse_nccl_tests,
+    "nvidia-smi-topo": parse_nvidia_smi_topo,
+    "nvidia-smi-q": parse_nvidia_smi_query,
+    "chronyc-tracking": parse_chronyc_tracking,
+    "mlnx_qos": parse_mlnx_qos,
+    "iperf3": parse_iperf3,
+    "nccl-conf": parse_nccl_conf,
+    "traffic-class": parse_traffic_class,
+    "lspci-acs": parse_lspci_acs,
+    "lsmod": parse_lsmod,
+    "nft-ruleset": parse_nft_ruleset,
+    # Switch show commands, one per OS command.
+    "sonic-show-pfc-counters": parse_show_pfc_counters,
+    "sonic-show-pfc-priority": parse_show_pfc_priority,
+    "sonic-show-queue-counters": parse_show_queue_counters,
+    "sonic-show-ecn": parse_show_ecn,
+    "cumulus-nv-show-qos-roce": parse_nv_show_qos_roce,
+}
+
+
+def parse(tool: str, text: str) -> dict[str, Any]:
+    """Parse `text` as output of `tool`; ParseError for unknown tools and unreadable text."""
+    try:
+        parser = PARSERS[tool]
+    except KeyError:
+        raise ParseError(f"unknown tool {tool!r} (expected one of: {', '.join(sorted(PARSERS))})") from None
+    try:
+        return parser(text)
+    except ParseError:
+        raise
+    except (ValueError, IndexError, KeyError, TypeError) as error:
+        # A parser bug on odd input must still end as a one-line reason, not a traceback.
+        raise ParseError(f"cannot parse {tool} output: {type(error).__name__}: {error}") from None
+
+
+__all__ = ["PARSERS", "ParseError", "parse"]

@@ -1,0 +1,68 @@
+"""NVIDIA Cumulus Linux NVUE `nv show qos roce`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpunet.validate.parsers.base import ParseError, content_lines
+from gpunet.validate.parsers.tables import column_spans, is_rule
+
+_SECTIONS = {
+    "RoCE PCP/DSCP->SP mapping configurations": "dscp_to_switch_priority",
+    "RoCE SP->TC mapping and ETS configurations": "switch_priority_to_tc",
+    "RoCE pool config": "pools",
+    "Exception List": "exceptions",
+}
+
+
+def parse_nv_show_qos_roce(text: str) -> dict[str, Any]:
+    """{"operational": {...}, "applied": {...}, "dscp_to_switch_priority": [...], ...}.
+
+    Nested keys of the first table are joined with dots (`pfc.pfc-priority`)."""
+    lines = content_lines(text)
+    first_rule = next((i for i, line in enumerate(lines) if is_rule(line)), None)
+    if first_rule is None or "applied" not in lines[first_rule - 1]:
+        raise ParseError("no 'operational  applied' table: not `nv show qos roce` output")
+    result: dict[str, Any] = {"operational": {}, "applied": {}}
+    spans = column_spans(lines[first_rule])
+    parent = ""
+    index = first_rule + 1
+    while index < len(lines) and lines[index].strip() and lines[index].strip() not in _SECTIONS:
+        line = lines[index]
+        key = line[: spans[1][0]].strip()
+        key = f"{parent}.{key}" if line.startswith("  ") and parent else key
+        operational = line[spans[1][0] : spans[2][0]].strip() if len(spans) > 2 else ""
+        applied = line[spans[2][0] :].strip() if len(spans) > 2 else ""
+        if not line.startswith(" ") and not operational and not applied:
+            parent = key
+        else:
+            if not line.startswith(" "):
+                parent = ""
+            result["operational"][key] = operational or None
+            result["applied"][key] = applied or None
+        index += 1
+    _read_sections(lines[index:], result)
+    # What the switch runs: the operational value where it shows one, else the applied one.
+    result["settings"] = {
+        key: result["operational"][key] or result["applied"][key] for key in result["applied"]
+    }
+    return result
+
+
+def _read_sections(lines: list[str], result: dict[str, Any]) -> None:
+    name: str | None = None
+    header: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped in _SECTIONS:
+            name = _SECTIONS[stripped]
+            result[name] = []
+            header = []
+        elif name is None or not stripped or set(stripped) == {"="} or is_rule(line) or stripped == "No Data":
+            continue
+        elif not header:
+            header = [column.replace("-", "_") for column in stripped.split()]
+        else:
+            tokens = stripped.split()
+            # Rows start with an index column the header has no name for.
+            result[name].append(dict(zip(header, tokens[1:], strict=False)))

@@ -1,0 +1,50 @@
+"""`ibstat`: one `CA '<name>'` block per RDMA device, with `Port N:` sub-blocks."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gpunet.validate.parsers.base import ParseError, content_lines, to_number
+
+_CA = re.compile(r"^CA '(?P<name>[^']+)'")
+_PORT = re.compile(r"^\s+Port (?P<port>\d+):\s*$")
+_FIELD = re.compile(r"^\s+(?P<key>[A-Za-z][A-Za-z ]*?):\s*(?P<value>.*)$")
+
+_PORT_KEYS = {
+    "State": "state",
+    "Physical state": "physical_state",
+    "Rate": "rate_gbps",
+    "Link layer": "link_layer",
+    "Base lid": "base_lid",
+    "Port GUID": "port_guid",
+}
+_DEVICE_KEYS = {
+    "CA type": "ca_type",
+    "Firmware version": "firmware",
+    "Node GUID": "node_guid",
+    "Number of ports": "port_count",
+}
+
+
+def parse_ibstat(text: str) -> dict[str, Any]:
+    devices: list[dict[str, Any]] = []
+    port: dict[str, Any] | None = None
+    for line in content_lines(text):
+        if match := _CA.match(line):
+            devices.append({"name": match["name"], "ports": []})
+            port = None
+        elif not devices:
+            continue  # a prompt, a banner or a warning before the first device
+        elif match := _PORT.match(line):
+            port = {"port": int(match["port"])}
+            devices[-1]["ports"].append(port)
+        elif match := _FIELD.match(line):
+            key, value = match["key"], match["value"].strip()
+            if port is not None and key in _PORT_KEYS:
+                port[_PORT_KEYS[key]] = to_number(value) if key == "Rate" else value
+            elif port is None and key in _DEVICE_KEYS:
+                devices[-1][_DEVICE_KEYS[key]] = to_number(value) if key == "Number of ports" else value
+    if not devices:
+        raise ParseError("no \"CA '<name>'\" block found: not ibstat output, or no RDMA device present")
+    return {"devices": devices}

@@ -1,0 +1,71 @@
+"""`ibv_devinfo [-v]`: `hca_id:` blocks with `port:` sub-blocks; -v adds GID tables."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gpunet.validate.parsers.base import ParseError, content_lines, to_number
+
+_HCA = re.compile(r"^hca_id:\s*(?P<name>\S+)")
+_PORT = re.compile(r"^\s+port:\s*(?P<port>\d+)\s*$")
+_FIELD = re.compile(r"^\s+(?P<key>[a-z_]+):\s*(?P<value>.*)$")
+# -v: "GID[  3]:		::ffff:10.0.0.1, RoCE v2" (older releases print no type).
+_GID = re.compile(r"^\s+GID\[\s*(?P<index>\d+)\]:\s*(?P<gid>[0-9a-fA-F:.]+)(?:,\s*(?P<type>.+))?$")
+_NUMERIC_PREFIX = re.compile(r"^(?P<number>\d+)\s*\((?P<code>\d+)\)$")
+
+_DEVICE_KEYS = (
+    "transport",
+    "fw_ver",
+    "node_guid",
+    "vendor_id",
+    "vendor_part_id",
+    "board_id",
+    "phys_port_cnt",
+)
+_PORT_KEYS = (
+    "state",
+    "max_mtu",
+    "active_mtu",
+    "link_layer",
+    "port_lid",
+    "sm_lid",
+    "active_width",
+    "active_speed",
+)
+
+
+def parse_ibv_devinfo(text: str) -> dict[str, Any]:
+    devices: list[dict[str, Any]] = []
+    port: dict[str, Any] | None = None
+    for line in content_lines(text):
+        if match := _HCA.match(line):
+            devices.append({"name": match["name"], "ports": []})
+            port = None
+        elif not devices:
+            continue
+        elif match := _PORT.match(line):
+            port = {"port": int(match["port"]), "gids": []}
+            devices[-1]["ports"].append(port)
+        elif (match := _GID.match(line)) and port is not None:
+            gid_type = (match["type"] or "").strip() or None
+            port["gids"].append({"index": int(match["index"]), "gid": match["gid"], "type": gid_type})
+        elif match := _FIELD.match(line):
+            key, value = match["key"], match["value"].strip()
+            if port is not None and key in _PORT_KEYS:
+                port[key] = _port_value(key, value)
+            elif port is None and key in _DEVICE_KEYS:
+                devices[-1][key] = to_number(value) if key == "phys_port_cnt" else value
+    if not devices:
+        raise ParseError("no 'hca_id:' block found: not ibv_devinfo output, or no RDMA device present")
+    return {"devices": devices}
+
+
+def _port_value(key: str, value: str) -> Any:
+    """`state: PORT_ACTIVE (4)` -> "PORT_ACTIVE"; `active_mtu: 4096 (5)` -> 4096."""
+    if key in ("max_mtu", "active_mtu", "port_lid", "sm_lid"):
+        match = _NUMERIC_PREFIX.match(value)
+        return int(match["number"]) if match else to_number(value)
+    if key == "state":
+        return value.split(" ")[0]
+    return value

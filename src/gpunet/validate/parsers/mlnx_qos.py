@@ -1,0 +1,70 @@
+"""`mlnx_qos -i <if>`: trust state, DSCP->priority map, PFC enable vector, TC->priority map.
+
+A capture may hold several runs (e.g. a setup script's trace); the last complete one wins,
+since it shows the state the NIC was left in.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gpunet.validate.parsers.base import ParseError, content_lines
+
+_TRUST = re.compile(r"^Priority trust state:\s*(?P<trust>\S+)")
+_DCBX = re.compile(r"^DCBX mode:\s*(?P<mode>.+)$")
+_DSCP_MAP = re.compile(r"^prio:(?P<prio>\d+)\s+dscp:(?P<dscp>[\d,]+)")
+_CABLE = re.compile(r"^Cable len:\s*(?P<length>\d+)")
+_PFC_ENABLED = re.compile(r"^enabled\s+(?P<vector>[01](\s+[01]){7})\s*$")
+_TC = re.compile(r"^tc:\s*(?P<tc>\d+)\s+ratelimit:\s*(?P<rate>[^,]+),\s*tsa:\s*(?P<tsa>\S+)")
+_TC_PRIORITIES = re.compile(r"^priority:\s*(?P<priorities>[\d\s]+)$")
+
+
+def parse_mlnx_qos(text: str) -> dict[str, Any]:
+    runs: list[dict[str, Any]] = []
+    for raw in content_lines(text):
+        line = raw.strip()
+        if match := _DCBX.match(line):
+            runs.append(_new_run(dcbx_mode=match["mode"].strip()))
+        elif match := _TRUST.match(line):
+            if not runs or runs[-1]["trust"] is not None:
+                runs.append(_new_run())
+            runs[-1]["trust"] = match["trust"]
+        elif not runs:
+            continue
+        elif match := _DSCP_MAP.match(line):
+            for dscp in filter(None, match["dscp"].split(",")):
+                runs[-1]["dscp_to_priority"][int(dscp)] = int(match["prio"])
+        elif match := _CABLE.match(line):
+            runs[-1]["cable_length_m"] = int(match["length"])
+        elif match := _PFC_ENABLED.match(line):
+            runs[-1]["pfc_enabled"] = [int(bit) for bit in match["vector"].split()]
+        elif match := _TC.match(line):
+            runs[-1]["tcs"].append(
+                {
+                    "tc": int(match["tc"]),
+                    "ratelimit": match["rate"].strip(),
+                    "tsa": match["tsa"],
+                    "priorities": [],
+                }
+            )
+        elif (match := _TC_PRIORITIES.match(line)) and runs[-1]["tcs"]:
+            runs[-1]["tcs"][-1]["priorities"] = [int(p) for p in match["priorities"].split()]
+    complete = [run for run in runs if run["trust"] is not None and run["pfc_enabled"] is not None]
+    if not complete:
+        raise ParseError("no 'Priority trust state' with a 'PFC configuration' table: not mlnx_qos output")
+    run = complete[-1]
+    run["pfc_priorities"] = [prio for prio, bit in enumerate(run["pfc_enabled"]) if bit]
+    run["dscp_to_priority"] = dict(sorted(run["dscp_to_priority"].items()))
+    return run
+
+
+def _new_run(dcbx_mode: str | None = None) -> dict[str, Any]:
+    return {
+        "dcbx_mode": dcbx_mode,
+        "trust": None,
+        "dscp_to_priority": {},
+        "cable_length_m": None,
+        "pfc_enabled": None,
+        "tcs": [],
+    }

@@ -1,0 +1,90 @@
+"""SONiC `show` commands (click CLI; tables printed by tabulate)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gpunet.validate.parsers.base import ParseError, content_lines
+from gpunet.validate.parsers.tables import is_rule, number
+
+_PFC_HEADER = re.compile(r"^\s*Port (?P<direction>Rx|Tx)\s+PFC0")
+_PROFILE = re.compile(r"^Profile:\s*\**(?P<name>[^*]+?)\**\s*$")
+_PORT = re.compile(r"^Ethernet\d+|^PortChannel\d+")
+
+
+def parse_show_pfc_counters(text: str) -> dict[str, Any]:
+    """{"rx": {port: [pfc0..pfc7]}, "tx": {...}}."""
+    counters: dict[str, dict[str, list[int | None]]] = {}
+    direction: str | None = None
+    for line in content_lines(text):
+        if match := _PFC_HEADER.match(line):
+            direction = match["direction"].lower()
+            counters.setdefault(direction, {})
+            continue
+        tokens = line.split()
+        if direction and len(tokens) == 9 and _PORT.match(tokens[0]):
+            counters[direction][tokens[0]] = [number(t) for t in tokens[1:]]
+    if not counters:
+        raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
+    return counters
+
+
+def parse_show_pfc_priority(text: str) -> dict[str, Any]:
+    """{"interfaces": {port: [lossless priorities]}}; repeated tables are merged."""
+    interfaces: dict[str, list[int]] = {}
+    seen_header = False
+    for line in content_lines(text):
+        if line.strip().startswith("Interface") and "Lossless priorities" in line:
+            seen_header = True
+            continue
+        tokens = line.split()
+        if seen_header and tokens and _PORT.match(tokens[0]):
+            priorities = tokens[1] if len(tokens) > 1 else ""
+            interfaces[tokens[0]] = [int(p) for p in priorities.split(",") if p.isdigit()]
+    if not seen_header:
+        raise ParseError("no 'Interface  Lossless priorities' table: not `show pfc priority` output")
+    return {"interfaces": interfaces}
+
+
+def parse_show_queue_counters(text: str) -> dict[str, Any]:
+    """{"queues": [{port, queue, counter_pkts, counter_bytes, drop_pkts, drop_bytes}]}."""
+    queues: list[dict[str, Any]] = []
+    seen_header = False
+    for line in content_lines(text):
+        if "TxQ" in line and "Drop/pkts" in line:
+            seen_header = True
+            continue
+        tokens = line.split()
+        if seen_header and len(tokens) == 6 and _PORT.match(tokens[0]):
+            port, queue, pkts, octets, drop_pkts, drop_bytes = tokens
+            queues.append(
+                {
+                    "port": port,
+                    "queue": queue,
+                    "counter_pkts": number(pkts),
+                    "counter_bytes": number(octets),
+                    "drop_pkts": number(drop_pkts),
+                    "drop_bytes": number(drop_bytes),
+                }
+            )
+    if not seen_header:
+        raise ParseError("no 'Port TxQ Counter/pkts ...' table: not `show queue counters` output")
+    return {"queues": queues}
+
+
+def parse_show_ecn(text: str) -> dict[str, Any]:
+    """{"profiles": {name: {key: value}}} (WRED/ECN profiles; markdown bold markers dropped)."""
+    profiles: dict[str, dict[str, Any]] = {}
+    current: dict[str, Any] | None = None
+    for line in content_lines(text):
+        if match := _PROFILE.match(line.strip()):
+            current = profiles.setdefault(match["name"].strip(), {})
+            continue
+        tokens = line.split()
+        if current is not None and len(tokens) == 2 and not is_rule(line):
+            key, value = tokens
+            current[key] = int(value) if value.isdigit() else value
+    if not profiles:
+        raise ParseError("no 'Profile:' block found: not `show ecn` output")
+    return {"profiles": profiles}
