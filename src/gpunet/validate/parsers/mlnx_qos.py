@@ -55,7 +55,8 @@ def parse_mlnx_qos(text: str) -> dict[str, Any]:
         raise ParseError("no 'Priority trust state' with a 'PFC configuration' table: not mlnx_qos output")
     run = complete[-1]
     run["pfc_priorities"] = [prio for prio, bit in enumerate(run["pfc_enabled"]) if bit]
-    run["dscp_to_priority"] = dict(sorted(run["dscp_to_priority"].items()))
+    # String keys, as the JSON that `gpunet parse` prints would have them anyway.
+    run["dscp_to_priority"] = {str(dscp): prio for dscp, prio in sorted(run["dscp_to_priority"].items())}
     return run
 
 

@@ -47,12 +47,12 @@ def parse_perftest(text: str) -> dict[str, Any]:
             in_header = False
         elif stripped.startswith(("local address", "remote address")):
             in_header = False
+        elif _ERROR.search(stripped) and not stripped.startswith("libibverbs: Warning"):
+            errors.append(stripped)
         elif in_header and ":" in stripped:
             _read_header(stripped, result)
         elif columns is not None and stripped and all(is_number(t) for t in stripped.split()):
             result["results"].append(_row(columns, stripped.split()))
-        elif _ERROR.search(stripped) and not stripped.startswith("libibverbs: Warning"):
-            errors.append(stripped)
     if errors and not result["results"]:
         result["error"] = errors[0]
     if result["test"] is None and result["error"] is None:

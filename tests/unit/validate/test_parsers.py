@@ -1,0 +1,367 @@
+"""Parsers, table-driven: recorded outputs in ../shared/samples and small hand-written edge cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpunet.cli import main
+from gpunet.validate.parsers import PARSERS, ParseError, parse
+from tests.conftest import sample_files
+
+# Sample file prefix -> the TOOL that reads it.
+SAMPLE_TOOLS = {
+    "all_reduce_perf": "nccl-tests",
+    "ib_read_lat": "perftest",
+    "ib_write_bw": "perftest",
+    "ibstat": "ibstat",
+    "ibv_devinfo": "ibv_devinfo",
+    "mlnx_qos": "mlnx_qos",
+    "nvidia-smi-topo": "nvidia-smi-topo",
+    "switch_cumulus_nv-show-qos-roce": "cumulus-nv-show-qos-roce",
+    "switch_sonic_show-ecn": "sonic-show-ecn",
+    "switch_sonic_show-pfc-counters": "sonic-show-pfc-counters",
+    "switch_sonic_show-pfc-priority": "sonic-show-pfc-priority",
+    "switch_sonic_show-queue-counters": "sonic-show-queue-counters",
+}
+
+
+def tool_for(sample: Path) -> str:
+    return next(tool for prefix, tool in SAMPLE_TOOLS.items() if sample.name.startswith(prefix + "_"))
+
+
+@pytest.mark.parametrize("sample", sample_files("*.txt"), ids=lambda p: p.name)
+def test_every_sample_has_a_parser_and_parses(sample: Path) -> None:
+    parsed = parse(tool_for(sample), sample.read_text())
+    assert parsed, f"{sample.name} parsed to nothing"
+    json.dumps(parsed)  # the CLI prints it as JSON
+
+
+# (sample file, dotted path into the parsed result, expected value)
+SAMPLE_FACTS: list[tuple[str, str, Any]] = [
+    ("all_reduce_perf_coreweave_1.txt", "avg_busbw_gbs", 688.487),
+    ("all_reduce_perf_coreweave_1.txt", "rows.5.in_place.busbw_gbs", 820.36),
+    ("all_reduce_perf_coreweave_1.txt", "rows.0.size_bytes", 536870912),
+    ("all_reduce_perf_coreweave_1.txt", "out_of_bounds", 0),
+    ("all_reduce_perf_coreweave_1.txt", "passed", True),
+    ("all_reduce_perf_coreweave_2.txt", "avg_busbw_gbs", 373.187),
+    ("all_reduce_perf_coreweave_2.txt", "rows.4.out_of_place.time_us", 43980),
+    ("all_reduce_perf_skypilot_5.txt", "rows.2.out_of_place.wrong", 0),
+    ("all_reduce_perf_skypilot_5.txt", "format", "new"),
+    ("ib_read_lat_spiderpool_1.txt", "test", "read_lat"),
+    ("ib_read_lat_spiderpool_1.txt", "device", "mlx5_5"),
+    ("ib_read_lat_spiderpool_1.txt", "gid_index", 2),
+    ("ib_read_lat_spiderpool_1.txt", "results.0.t_typical_us", 6.74),
+    ("ib_read_lat_spiderpool_1.txt", "results.0.p999_us", 20.37),
+    ("ib_write_bw_dgx-spark-playbooks_1.txt", "test", "write_bw"),
+    ("ib_write_bw_dgx-spark-playbooks_1.txt", "link_type", "Ethernet"),
+    ("ib_write_bw_dgx-spark-playbooks_1.txt", "mtu", 1024),
+    ("ib_write_bw_dgx-spark-playbooks_1.txt", "results.1.bw_avg_gbps", 92.57),
+    ("ib_write_bw_dgx-spark-playbooks_1.txt", "error", None),
+    ("ibstat_hurray0-rdma_test_1.txt", "devices.0.name", "mlx5_0"),
+    ("ibstat_hurray0-rdma_test_1.txt", "devices.0.ports.0.rate_gbps", 100),
+    ("ibstat_hurray0-rdma_test_1.txt", "devices.0.ports.0.link_layer", "Ethernet"),
+    ("ibstat_hurray0-rdma_test_1.txt", "devices.1.ports.0.state", "Down"),
+    ("ibstat_hurray0-rdma_test_1.txt", "devices.1.ports.0.physical_state", "Disabled"),
+    ("ibv_devinfo_heioy-books_1.txt", "devices.1.name", "mlx4_0"),
+    ("ibv_devinfo_heioy-books_1.txt", "devices.0.ports.1.state", "PORT_DOWN"),
+    ("ibv_devinfo_heioy-books_1.txt", "devices.0.ports.0.active_mtu", 4096),
+    ("ibv_devinfo_heioy-books_1.txt", "devices.0.ports.0.link_layer", "InfiniBand"),
+    ("mlnx_qos_att-netarbiter_1.txt", "trust", "dscp"),
+    ("mlnx_qos_att-netarbiter_1.txt", "pfc_priorities", [3]),
+    ("mlnx_qos_att-netarbiter_1.txt", "dscp_to_priority.26", 3),
+    ("mlnx_qos_att-netarbiter_1.txt", "tcs.1.priorities", [0]),
+    ("nvidia-smi-topo_ml-engineering_1.txt", "matrix.GPU3.GPU6", "NV18"),
+    ("nvidia-smi-topo_ml-engineering_1.txt", "affinity.GPU5.NUMA Affinity", "1"),
+    ("nvidia-smi-topo_ml-engineering_1.txt", "affinity.GPU0.CPU Affinity", "0-51,104-155"),
+    ("switch_cumulus_nv-show-qos-roce_1.txt", "settings.pfc.pfc-priority", "3"),
+    ("switch_cumulus_nv-show-qos-roce_1.txt", "settings.congestion-control.congestion-mode", "ECN"),
+    ("switch_cumulus_nv-show-qos-roce_1.txt", "settings.trust.trust-mode", "pcp,dscp"),
+    ("switch_cumulus_nv-show-qos-roce_1.txt", "applied.enable", "on"),
+    ("switch_cumulus_nv-show-qos-roce_1.txt", "switch_priority_to_tc.3.traffic_class", "3"),
+    ("switch_sonic_show-ecn_3.txt", "profiles.AZURE_LOSSLESS.green_min_threshold", 1048576),
+    ("switch_sonic_show-ecn_3.txt", "profiles.wredprofileabcd.red_max_threshold", 100),
+    ("switch_sonic_show-pfc-counters_1.txt", "tx.Ethernet12", [0] * 8),
+    ("switch_sonic_show-pfc-priority_2.txt", "interfaces.Ethernet10", [3, 4]),
+    ("switch_sonic_show-queue-counters_4.txt", "queues.13.queue", "MC3"),
+]
+
+
+def dig(data: Any, path: str) -> Any:
+    """Follow a dotted path; dict keys may themselves contain dots (longest match wins)."""
+    parts = path.split(".")
+    while parts:
+        if isinstance(data, list):
+            data = data[int(parts.pop(0))]
+            continue
+        for size in range(len(parts), 0, -1):
+            key = ".".join(parts[:size])
+            if key in data:
+                data, parts = data[key], parts[size:]
+                break
+        else:
+            raise KeyError(path)
+    return data
+
+
+@pytest.mark.parametrize(("name", "path", "expected"), SAMPLE_FACTS)
+def test_sample_facts(samples_dir: Path, name: str, path: str, expected: Any) -> None:
+    sample = samples_dir / name
+    assert dig(parse(tool_for(sample), sample.read_text()), path) == expected
+
+
+NCCL_OLD = """\
+# nThread 1 nGpus 8 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 validation: 1
+#                                                     out-of-place                       in-place
+#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error
+#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+node1:123:123 [0] NCCL INFO Launch mode Parallel
+    67108864      16777216   float     sum    692.1   96.96  169.68  5e-07    690.3   97.22  170.13  5e-07
+   134217728      33554432   float     sum   1357.3   98.89  173.05  5e-07   1356.0   98.98  173.21  5e-07
+"""
+NCCL_FAILED = """\
+# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20
+node1: Test NCCL failure common.cu:958 'unhandled system error (run with NCCL_DEBUG=INFO for details)'
+ .. node1 pid 4242: Test failure common.cu:842
+"""
+NCCL_WRONG = """\
+# nccl-tests version 2.13.9 nccl-headers=22005 nccl-library=22005
+#  size  count  type  redop  root  time  algbw  busbw #wrong  time  algbw  busbw #wrong
+  1048576  262144  float  sum  -1  40.21  26.08  45.64  3  39.90  26.28  45.99  0
+# Out of bounds values : 3 FAILED
+# Avg bus bandwidth    : 45.815
+"""
+PERFTEST_MB = """\
+                    RDMA_Write BW Test
+ Device         : mlx5_0
+ Link type       : Ethernet
+ GID index       : 3
+ #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]
+ 65536      5000             11000.00            10000.00             0.160000
+"""
+PERFTEST_NO_DEVICE = "Port number 1 state is Down\n Couldn't find device mlx5_0\n"
+PERFTEST_NO_PEER = """\
+                    RDMA_Write BW Test
+ Device         : mlx5_0
+Couldn't connect to 10.0.0.2:18515
+Unable to open file descriptor for socket connection Unable to init the socket connection
+"""
+CHRONY = """\
+Reference ID    : C0A80001 (ntp1.example.net)
+Stratum         : 3
+Ref time (UTC)  : Sun Nov 29 15:00:00 2026
+System time     : 0.000250000 seconds slow of NTP time
+Last offset     : -0.000012000 seconds
+RMS offset      : 0.000030000 seconds
+Leap status     : Normal
+"""
+CHRONY_UNSYNCED = CHRONY.replace("Normal", "Not synchronised")
+IPERF3 = json.dumps(
+    {
+        "start": {
+            "connected": [{"local_host": "10.0.0.1", "remote_host": "10.0.0.2"}],
+            "test_start": {"protocol": "TCP"},
+        },
+        "end": {
+            "sum_sent": {"seconds": 5.0, "bits_per_second": 9.41e9, "retransmits": 2},
+            "sum_received": {"seconds": 5.0, "bits_per_second": 9.40e9},
+        },
+    }
+)
+IPERF3_ERROR = json.dumps(
+    {"start": {}, "end": {}, "error": "unable to connect to server: Connection refused"}
+)
+NFT = json.dumps(
+    {
+        "nftables": [
+            {"metainfo": {"json_schema_version": 1}},
+            {"table": {"family": "inet", "name": "gpunet"}},
+            {
+                "rule": {
+                    "family": "inet",
+                    "table": "gpunet",
+                    "chain": "input",
+                    "expr": [
+                        {
+                            "match": {
+                                "op": "==",
+                                "left": {"payload": {"protocol": "udp", "field": "dport"}},
+                                "right": 4791,
+                            }
+                        },
+                        {"accept": None},
+                    ],
+                }
+            },
+            {
+                "rule": {
+                    "family": "inet",
+                    "table": "gpunet",
+                    "chain": "input",
+                    "expr": [
+                        {
+                            "match": {
+                                "op": "==",
+                                "left": {"payload": {"protocol": "tcp", "field": "dport"}},
+                                "right": {"set": [22, {"range": [50000, 50002]}]},
+                            }
+                        },
+                        {"accept": None},
+                    ],
+                }
+            },
+        ]
+    }
+)
+LSPCI = """\
+0000:15:01.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)
+\tCapabilities: [200 v1] Access Control Services
+\t\tACSCap:\tSrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+
+\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-
+0000:16:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (rev a1)
+"""
+TOPO_WITH_NICS = """\
+\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID
+GPU0\t X \tNV18\tPIX\tSYS\t0-51\t0\t\tN/A
+GPU1\tNV18\t X \tSYS\tPIX\t52-103\t1\t\tN/A
+NIC0\tPIX\tSYS\t X \tSYS\t\t\t\t
+NIC1\tSYS\tPIX\tSYS\t X \t\t\t\t
+
+Legend:
+
+  X    = Self
+  PIX  = Connection traversing at most a single PCIe bridge
+
+NIC Legend:
+
+  NIC0: mlx5_0
+  NIC1: mlx5_1
+"""
+SMI_Q = """\
+==============NVSMI LOG==============
+
+Timestamp                                 : Sun Nov 29 15:00:00 2026
+Driver Version                            : 535.183.01
+Attached GPUs                             : 2
+GPU 00000000:18:00.0
+    Product Name                          : NVIDIA H100 80GB HBM3
+GPU 00000000:2A:00.0
+    Product Name                          : NVIDIA H100 80GB HBM3
+"""
+IBV_VERBOSE = """\
+hca_id:\tmlx5_0
+\ttransport:\t\t\tInfiniBand (0)
+\t\tport:\t1
+\t\t\tstate:\t\t\tPORT_ACTIVE (4)
+\t\t\tactive_mtu:\t\t4096 (5)
+\t\t\tlink_layer:\t\tEthernet
+\t\t\tGID[  0]:\t\tfe80:0000:0000:0000:ba59:9fff:fe00:0001, RoCE v1
+\t\t\tGID[  3]:\t\t0000:0000:0000:0000:0000:ffff:0a00:0001, IPv4: 10.0.0.1, RoCE v2
+"""
+
+# (tool, text, dotted path, expected)
+EDGE_CASES: list[tuple[str, str, str, Any]] = [
+    ("nccl-tests", NCCL_OLD, "format", "old"),
+    ("nccl-tests", NCCL_OLD, "rows.1.in_place.busbw_gbs", 173.21),
+    ("nccl-tests", NCCL_OLD, "avg_busbw_gbs", 171.518),
+    ("nccl-tests", NCCL_OLD, "passed", True),
+    ("nccl-tests", NCCL_FAILED, "rows", []),
+    ("nccl-tests", NCCL_FAILED, "passed", False),
+    ("nccl-tests", NCCL_WRONG, "passed", False),
+    ("nccl-tests", NCCL_WRONG, "version", "2.13.9"),
+    ("nccl-tests", NCCL_WRONG, "out_of_bounds", 3),
+    ("nccl-tests", NCCL_WRONG, "rows.0.out_of_place.wrong", 3),
+    ("perftest", PERFTEST_MB, "results.0.bw_avg_gbps", 83.8861),
+    ("perftest", PERFTEST_MB, "gid_index", 3),
+    ("perftest", PERFTEST_NO_DEVICE, "error", "Couldn't find device mlx5_0"),
+    ("perftest", PERFTEST_NO_PEER, "error", "Couldn't connect to 10.0.0.2:18515"),
+    ("perftest", PERFTEST_NO_PEER, "results", []),
+    ("chronyc-tracking", CHRONY, "system_time_offset_ms", -0.25),
+    ("chronyc-tracking", CHRONY, "reference_name", "ntp1.example.net"),
+    ("chronyc-tracking", CHRONY, "synchronised", True),
+    ("chronyc-tracking", CHRONY_UNSYNCED, "synchronised", False),
+    ("iperf3", IPERF3, "received_gbps", 9.4),
+    ("iperf3", IPERF3, "retransmits", 2),
+    ("iperf3", IPERF3_ERROR, "error", "unable to connect to server"),
+    ("nft-ruleset", NFT, "tables", ["inet gpunet"]),
+    ("nft-ruleset", NFT, "rules.0.dports", [4791]),
+    ("nft-ruleset", NFT, "rules.1.dports", [22, 50000, 50001, 50002]),
+    ("lspci-acs", LSPCI, "devices.0.acs_control.SrcValid", True),
+    ("lspci-acs", LSPCI, "devices.0.acs_control.TransBlk", False),
+    ("nvidia-smi-topo", TOPO_WITH_NICS, "nics", ["mlx5_0", "mlx5_1"]),
+    ("nvidia-smi-topo", TOPO_WITH_NICS, "matrix.GPU1.NIC1", "PIX"),
+    ("nvidia-smi-q", SMI_Q, "attached_gpus", 2),
+    ("nvidia-smi-q", SMI_Q, "gpus.1.product_name", "NVIDIA H100 80GB HBM3"),
+    ("ibv_devinfo", IBV_VERBOSE, "devices.0.ports.0.gids.1.type", "IPv4: 10.0.0.1, RoCE v2"),
+    ("nccl-conf", "# managed\nNCCL_IB_HCA==mlx5_0,mlx5_1\nNCCL_IB_TC=106\n", "settings.NCCL_IB_TC", "106"),
+    ("traffic-class", "Global tclass=106\n", "traffic_class", 106),
+    ("traffic-class", "106\n", "traffic_class", 106),
+    ("lsmod", "Module                  Size  Used by\nmlx5_ib 479232  0\n", "modules", ["mlx5_ib"]),
+]
+
+
+@pytest.mark.parametrize(("tool", "text", "path", "expected"), EDGE_CASES)
+def test_edge_cases(tool: str, text: str, path: str, expected: Any) -> None:
+    assert dig(parse(tool, text), path) == expected
+
+
+# Input each parser must refuse with a reason (the real "no RDMA device" outputs included).
+UNPARSEABLE = [
+    ("ibstat", "ibpanic: [12] main: stat of IB device 'mlx5_0' failed: No such file or directory\n"),
+    ("ibstat", ""),
+    ("ibv_devinfo", "No IB devices found\n"),
+    ("perftest", "hello world\n"),
+    ("nccl-tests", "# nThread 1 nGpus 1\n"),
+    ("nvidia-smi-topo", "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"),
+    ("nvidia-smi-q", "bash: nvidia-smi: command not found\n"),
+    ("chronyc-tracking", "506 Cannot talk to daemon\n"),
+    ("mlnx_qos", "bash: mlnx_qos: command not found\n"),
+    ("iperf3", "iperf3: error - unable to connect to server\n"),
+    ("nft-ruleset", "Error: Could not process rule: Operation not permitted\n"),
+    ("lspci-acs", "pcilib: Cannot open /proc/bus/pci\n"),
+    ("lsmod", "\n"),
+    ("nccl-conf", "this is not an assignment\n"),
+    ("sonic-show-pfc-counters", "Usage: show [OPTIONS] COMMAND [ARGS]...\n"),
+    ("sonic-show-pfc-priority", "Error: No such command\n"),
+    ("sonic-show-queue-counters", "Error: No such command\n"),
+    ("sonic-show-ecn", "Error: No such command\n"),
+    ("cumulus-nv-show-qos-roce", "Error: Invalid command\n"),
+    ("no-such-tool", "anything"),
+]
+
+
+@pytest.mark.parametrize(("tool", "text"), UNPARSEABLE)
+def test_unparseable_input_raises_a_one_line_reason(tool: str, text: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse(tool, text)
+    assert str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_every_registered_parser_is_exercised() -> None:
+    exercised = {tool for tool, *_ in EDGE_CASES} | set(SAMPLE_TOOLS.values())
+    assert set(PARSERS) <= exercised
+
+
+def test_cli_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "tracking.txt"
+    source.write_text(CHRONY)
+    assert main(["parse", "chronyc-tracking", str(source)]) == 0
+    assert json.loads(capsys.readouterr().out)["leap_status"] == "Normal"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [(["ibstat", "GARBAGE"], 3), (["ibstat", "MISSING"], 2)],
+)
+def test_cli_exit_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], code: int
+) -> None:
+    garbage = tmp_path / "GARBAGE"
+    garbage.write_text("not ibstat\n")
+    tool, name = arguments
+    assert main(["parse", tool, str(tmp_path / name)]) == code
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "Traceback" not in error
