@@ -67,8 +67,11 @@ def build_fabric(raw: RawInventory) -> Fabric:
             Problem("inventory", "has no hosts in the gpu_nodes or switches groups", expected="at least one")
         )
         raise InventoryInvalidError(problems)
-    for name in sorted(set(gpu_names) & set(switch_names)):
+    in_both = set(gpu_names) & set(switch_names)
+    for name in sorted(in_both):
         problems.append(Problem(name, "is in both gpu_nodes and switches", expected="one of the two"))
+    # Checked as a GPU host only: its switch-schema errors would repeat the same mistake.
+    switch_names = [name for name in switch_names if name not in in_both]
 
     fabric_value = _fabric_value(raw, gpu_names + switch_names, problems)
     fabric_settings = None

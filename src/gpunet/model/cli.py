@@ -38,9 +38,8 @@ def run_check(args: argparse.Namespace) -> int:
     elif result.ok and result.fabric is not None:
         print(f"OK: {result.fabric.summary()}")
         if result.skipped_files:
-            print(
-                f"note: {len(result.skipped_files)} vault-encrypted file(s) not read (no vault password given)"
-            )
+            skipped = len(result.skipped_files)
+            print(f"note: {skipped} vault-encrypted file(s) not read (no vault password given)")
     else:
         for problem in result.problems:
             print(problem, file=sys.stderr)

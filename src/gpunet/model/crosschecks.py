@@ -6,6 +6,7 @@ that already failed the schema; rules do not report references to them a second 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from ipaddress import ip_network
 
@@ -137,7 +138,8 @@ def mtu(fabric: Fabric, broken: set[str]) -> list[Problem]:
         )
     for switch in fabric.switches.values():
         for index, port in enumerate(switch.ports):
-            if port.peer and port.peer.kind == "host" and port.mtu < fabric.host_mtu:
+            # A port left at the fabric MTU is covered by the fabric-wide rule above.
+            if port.peer and port.peer.kind == "host" and fabric.host_mtu > port.mtu != fabric.mtu:
                 problems.append(
                     Problem(
                         f"{switch.name}.gpunet_ports[{index}].mtu",
@@ -206,10 +208,8 @@ def nic_addresses(fabric: Fabric, broken: set[str]) -> list[Problem]:
     problems = []
     networks = []
     for cidr in fabric.firewall.fabric_cidrs:
-        try:
+        with contextlib.suppress(ValueError):  # reported by the firewall rule
             networks.append(ip_network(cidr))
-        except ValueError:
-            pass  # reported by the firewall rule
     owner: dict[object, str] = {}
     for host in fabric.hosts.values():
         for index, nic in enumerate(host.nics):
@@ -404,7 +404,7 @@ def _host_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
                 path,
                 f"names a NIC {host.name} does not have",
                 str(port.peer),
-                f"one of {', '.join(n.name for n in host.nics)}",
+                f"one of {', '.join(sorted({n.name for n in host.nics}))}",
             )
         ]
     if f"{nic.switch}:{nic.switch_port}" != me:

@@ -3,7 +3,9 @@ so group_vars, host_vars, vault and precedence behave identically."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +42,13 @@ def load_inventory(source: str | Path, vault_password_file: str | Path | None = 
     loader = DataLoader() if password_file else _loader_skipping_vault_files()
     if password_file:
         _set_vault_secrets(loader, str(password_file))
-    try:
-        inventory = InventoryManager(loader=loader, sources=[str(source)])
-    except AnsibleError as error:
-        raise InventoryInvalidError([Problem(str(source), _one_line(error))]) from None
+    with _collected_plugin_failures() as failures:
+        try:
+            inventory = InventoryManager(loader=loader, sources=[str(source)])
+        except AnsibleError as error:
+            raise InventoryInvalidError(
+                [_source_problem(source, failures) or _problem(error, str(source))]
+            ) from None
     variables = VariableManager(loader=loader, inventory=inventory)
 
     groups = {name: [h.name for h in group.get_hosts()] for name, group in inventory.groups.items()}
@@ -57,7 +62,7 @@ def load_inventory(source: str | Path, vault_password_file: str | Path | None = 
             own = relevant_vars(all_vars, known_role_vars)
             hostvars[name] = Templar(loader=loader, variables=all_vars).template(own)
         except AnsibleError as error:
-            problems.append(Problem(name, _one_line(error)))
+            problems.append(_problem(error, name))
     if problems:
         raise InventoryInvalidError(_dedupe(problems))
     return RawInventory(
@@ -95,6 +100,11 @@ def _set_vault_secrets(loader: Any, password_file: str) -> None:
 
     if not Path(password_file).is_file():
         raise InventoryInvalidError([Problem(password_file, "vault password file does not exist")])
+    from ansible.parsing.vault import VaultSecretsContext
+
+    # Ansible keeps vault secrets in a once-per-process context; a library may load several
+    # inventories (tests, the validate CLI), so start each load from a clean context.
+    VaultSecretsContext._current = None
     try:
         secrets = CLI.setup_vault_secrets(loader, vault_ids=[], vault_password_files=[password_file])
     except AnsibleError as error:
@@ -102,21 +112,77 @@ def _set_vault_secrets(loader: Any, password_file: str) -> None:
     loader.set_vault_secrets(secrets)
 
 
+@contextlib.contextmanager
+def _collected_plugin_failures() -> Iterator[list[tuple[str, Exception]]]:
+    """Collect each inventory plugin's reason for rejecting a source instead of printing it;
+    the one that matters becomes a single Problem."""
+    from ansible.utils.display import Display
+
+    collected: list[tuple[str, Exception]] = []
+    original = Display.error_as_warning
+
+    def collect(self: Any, msg: str | None, exception: BaseException, *args: Any, **kwargs: Any) -> None:
+        collected.append((msg or "", exception))
+
+    Display.error_as_warning = collect  # type: ignore[method-assign]
+    try:
+        yield collected
+    finally:
+        Display.error_as_warning = original  # type: ignore[method-assign]
+
+
+def _source_problem(source: Path, failures: list[tuple[str, Exception]]) -> Problem | None:
+    """The inventory plugin whose format the file claims (YAML by extension, else INI) explains best."""
+    wanted = "'yaml' plugin" if source.suffix in (".yml", ".yaml") else "'ini' plugin"
+    chosen = next((f for f in failures if wanted in f[0]), failures[0] if failures else None)
+    if chosen is None:
+        return None
+    return _problem(chosen[1], str(source))
+
+
 def _one_line(error: Exception) -> str:
-    """Ansible errors span lines (with a source excerpt); keep the message and the file:line origin."""
+    """Ansible errors span lines (with a source excerpt); keep the first line of the message."""
     text = str(getattr(error, "message", "") or error)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    origin = getattr(error, "obj", None)
-    where = ""
-    location = getattr(origin, "ansible_pos", None)
-    if location:
-        where = f" ({location[0]}, line {location[1]})"
-    return (" ".join(lines[:2]) + where) if lines else type(error).__name__
+    return " ".join(lines[:2]) if lines else type(error).__name__
+
+
+def _problem(error: Exception, fallback_path: str) -> Problem:
+    """A Problem located at the file and line Ansible blames, else at `fallback_path`."""
+    return Problem(_origin(error) or fallback_path, _one_line(error))
+
+
+def _origin(error: BaseException) -> str | None:
+    seen: BaseException | None = error
+    while seen is not None:
+        found = _origin_of(getattr(seen, "obj", None))
+        if found:
+            return found
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _origin_of(origin: Any) -> str | None:
+    """'file:line' from an Ansible Origin tag."""
+    path, line = getattr(origin, "path", None), getattr(origin, "line_num", None)
+    if not path:
+        return None
+    return f"{_short(path)}:{line}" if line else _short(path)
+
+
+def _short(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _dedupe(problems: list[Problem]) -> list[Problem]:
-    """A broken group_vars file breaks every host in the group: say it once."""
-    seen: dict[str, Problem] = {}
+    """A broken group_vars or vault file breaks every host in the group: say it once."""
+    hosts_by_message: dict[str, list[str]] = {}
     for problem in problems:
-        seen.setdefault(problem.message, problem)
-    return list(seen.values())
+        hosts_by_message.setdefault(problem.message, []).append(problem.path)
+    return [
+        Problem(paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more hosts)", message)
+        for message, paths in hosts_by_message.items()
+    ]
