@@ -171,9 +171,7 @@ IPERF3 = json.dumps(
         },
     }
 )
-IPERF3_ERROR = json.dumps(
-    {"start": {}, "end": {}, "error": "unable to connect to server: Connection refused"}
-)
+IPERF3_ERROR = json.dumps({"start": {}, "end": {}, "error": "unable to connect to server"})
 NFT = json.dumps(
     {
         "nftables": [
