@@ -1,0 +1,183 @@
+"""`up`, `down` and `status` of the lab. Every step of `up` checks before it acts, so running it
+again repairs what is missing and leaves what runs alone."""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpunet.lab import nodes, switches
+from gpunet.lab.errors import LabError
+from gpunet.lab.images import ensure_images
+from gpunet.lab.inventory import write_generated_inventory
+from gpunet.lab.paths import LabPaths
+from gpunet.lab.plan import LabPlan, plan_lab
+from gpunet.lab.podman import Podman
+from gpunet.lab.state import LabState
+from gpunet.model.check import check_inventory
+from gpunet.model.errors import InventoryInvalidError
+
+Say = Callable[[str], None]
+# Committed in inventories/lab/group_vars/switches/connection.yml; the simulators accept it.
+SWITCH_USERNAME = "admin"
+
+
+def load_plan(paths: LabPaths) -> LabPlan:
+    result = check_inventory(paths.inventory)
+    if result.fabric is None:
+        raise LabError(
+            f"the lab inventory {paths.inventory} is invalid:\n" + "\n".join(str(p) for p in result.problems)
+        )
+    return plan_lab(result.fabric)
+
+
+def up(paths: LabPaths, say: Say) -> LabState:
+    plan = load_plan(paths)
+    podman = Podman(paths.containers_conf)
+    images = ensure_images(podman, paths, say)
+    public_key = nodes.ensure_ssh_key(paths.ssh_key)
+    state = LabState.load(paths.state_file) or LabState(
+        fabric=plan.fabric, switch_username=SWITCH_USERNAME, switch_password=secrets.token_urlsafe(12)
+    )
+
+    say(f"networks: {', '.join(f'{n.name} {n.subnet}' for n in plan.networks)}")
+    nodes.ensure_networks(podman, plan)
+    say(f"NTP server {plan.ntp_container} at {plan.ntp_address}")
+    nodes.ensure_ntp_server(podman, plan, images.ntp)
+    state.ntp_address = str(plan.ntp_address)
+    for node in plan.nodes:
+        nodes.ensure_node(podman, plan, node, images)
+    known_hosts = []
+    for node in plan.nodes:
+        host_key = nodes.wait_for_sshd(podman, node)
+        nodes.authorize_key(podman, node, public_key)
+        address = podman.container_address(node.container, plan.mgmt.name)
+        state.nodes[node.host] = address
+        known_hosts.append(f"{address} {host_key}")
+        say(f"node {node.host}: {node.container} at {address}")
+
+    for switch in plan.switches:
+        running = state.switches.get(switch.name)
+        if running is None or not switches.is_up(running):
+            running = switches.start_switch(
+                switch,
+                paths.switch_dir,
+                state.switch_username,
+                state.switch_password,
+                running.port if running else None,
+            )
+        state.switches[switch.name] = running
+        known_hosts.append(switches.host_key(running.port))
+        say(
+            f"switch {switch.name}: {switch.platform} simulator on 127.0.0.1:{running.port} (pid {running.pid})"
+        )
+        state.save(paths.state_file)  # a simulator started is a simulator `down` must find
+
+    paths.known_hosts.write_text("\n".join(known_hosts) + "\n")
+    state.save(paths.state_file)
+    write_generated_inventory(state, paths)
+    _verify(paths, state)
+    say(f"lab {plan.fabric} is up: inventory {paths.inventory} (per-run values in {paths.generated})")
+    return state
+
+
+def _verify(paths: LabPaths, state: LabState) -> None:
+    """Prove the lab is usable the way Ansible will use it."""
+    for host, address in state.nodes.items():
+        error = nodes.check_ssh(address, paths.ssh_key, paths.known_hosts)
+        if error:
+            raise LabError(f"{host}: ssh ops@{address} with the lab key failed: {error}")
+    try:
+        result = check_inventory(paths.inventory)
+    except InventoryInvalidError as error:  # pragma: no cover - check_inventory returns problems
+        raise LabError(str(error)) from None
+    if not result.ok:
+        raise LabError(
+            "the lab inventory with its generated values fails `gpunet inventory check`:\n"
+            + "\n".join(str(p) for p in result.problems)
+        )
+
+
+def down(paths: LabPaths, say: Say) -> None:
+    """Remove everything `up` made except the images (a reusable build cache)."""
+    state = LabState.load(paths.state_file)
+    if state:
+        for running in state.switches.values():
+            if switches.is_simulator(running.pid):
+                say(f"stopping simulator {running.name} (pid {running.pid})")
+                switches.stop_switch(running)
+    nodes.remove_lab_containers(Podman(paths.containers_conf), say)
+    for folder in (paths.generated, paths.state_dir):
+        if folder.exists():
+            say(f"removing {folder.relative_to(paths.root)}/")
+            shutil.rmtree(folder)
+    say("lab is down (images kept for the next `gpunet lab up`)")
+
+
+@dataclass
+class Component:
+    kind: str  # node, ntp, switch, inventory
+    name: str
+    detail: str
+    running: bool
+
+
+@dataclass
+class LabStatus:
+    components: list[Component] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        """up (all running), down (nothing running) or degraded."""
+        running = [c.running for c in self.components]
+        if running and all(running):
+            return "up"
+        return "degraded" if any(running) else "down"
+
+
+def status(paths: LabPaths) -> LabStatus:
+    report = LabStatus()
+    state = LabState.load(paths.state_file)
+    try:
+        plan = load_plan(paths)
+    except LabError as error:
+        report.components.append(Component("inventory", str(paths.inventory), str(error), False))
+        return report
+    podman = Podman(paths.containers_conf)
+    ntp_state = podman.container_state(plan.ntp_container)
+    report.components.append(
+        Component("ntp", plan.ntp_container, f"{ntp_state} at {plan.ntp_address}", ntp_state == "running")
+    )
+    for node in plan.nodes:
+        container_state = podman.container_state(node.container)
+        address = state.nodes.get(node.host, "") if state else ""
+        report.components.append(
+            Component(
+                "node",
+                node.host,
+                f"{node.container} {container_state} {address}".strip(),
+                container_state == "running",
+            )
+        )
+    for switch in plan.switches:
+        running = state.switches.get(switch.name) if state else None
+        alive = running is not None and switches.is_up(running)
+        detail = (
+            f"{switch.platform} simulator on 127.0.0.1:{running.port} pid {running.pid} "
+            + ("serving SSH" if alive else "not running")
+            if running
+            else f"{switch.platform} simulator not started"
+        )
+        report.components.append(Component("switch", switch.name, detail, alive))
+    generated = paths.generated_inventory.exists()
+    report.components.append(
+        Component(
+            "inventory",
+            str(paths.generated_inventory.relative_to(paths.root)),
+            "written" if generated else "absent",
+            generated,
+        )
+    )
+    return report

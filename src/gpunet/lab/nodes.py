@@ -1,0 +1,154 @@
+"""The lab's podman networks and containers: GPU nodes reachable over real SSH, and the NTP server."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from ipaddress import ip_network
+from pathlib import Path
+
+from gpunet.lab.errors import LabError
+from gpunet.lab.images import LabImages
+from gpunet.lab.paths import LABEL
+from gpunet.lab.plan import LabNetwork, LabNode, LabPlan
+from gpunet.lab.podman import Podman
+
+SSH_USER = "ops"
+BOOT_TIMEOUT_S = 90.0
+
+
+def ensure_networks(podman: Podman, plan: LabPlan) -> None:
+    for network in plan.networks:
+        if podman.exists("network", network.name):
+            _require_subnet(podman, network)
+            continue
+        options = ["--opt", f"mtu={network.mtu}"] if network.mtu else []
+        podman.run(
+            "network", "create", "--label", LABEL, "--subnet", str(network.subnet), *options, network.name
+        )
+
+
+def _require_subnet(podman: Podman, network: LabNetwork) -> None:
+    found = podman.run(
+        "network", "inspect", "--format", "{{range .Subnets}}{{.Subnet}} {{end}}", network.name
+    )
+    subnets = {ip_network(s) for s in found.split()}
+    if network.subnet not in subnets:
+        raise LabError(
+            f"podman network {network.name} exists with {found.strip() or 'no subnet'}, the inventory "
+            f"wants {network.subnet}: run `gpunet lab down` first"
+        )
+
+
+def ensure_ntp_server(podman: Podman, plan: LabPlan, image: str) -> None:
+    _ensure_container(
+        podman,
+        plan.ntp_container,
+        ["--hostname", "ntp", "--network", f"{plan.mgmt.name}:ip={plan.ntp_address}", image],
+    )
+
+
+def ensure_node(podman: Podman, plan: LabPlan, node: LabNode, images: LabImages) -> None:
+    networks = ["--network", plan.mgmt.name]
+    for interface in node.interfaces:
+        networks += [
+            "--network",
+            f"{interface.network}:ip={interface.address},interface_name={interface.netdev}",
+        ]
+    _ensure_container(
+        podman,
+        node.container,
+        # NET_ADMIN so the firewall role really loads nftables rules (in the container's own netns).
+        ["--hostname", node.host, "--cap-add", "NET_ADMIN", *networks, images.node],
+    )
+
+
+def _ensure_container(podman: Podman, name: str, run_args: list[str]) -> None:
+    state = podman.container_state(name)
+    if state == "running":
+        return
+    if state != "absent":
+        podman.run("start", name)
+        return
+    podman.run("run", "--detach", "--name", name, "--label", LABEL, *run_args)
+
+
+def wait_for_sshd(podman: Podman, node: LabNode, timeout_s: float = BOOT_TIMEOUT_S) -> str:
+    """Wait until the node's sshd runs; return its ed25519 host public key ("type base64")."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            podman.run("exec", node.container, "systemctl", "is-active", "--quiet", "ssh.service")
+            key = podman.run("exec", node.container, "cat", "/etc/ssh/ssh_host_ed25519_key.pub")
+            return " ".join(key.split()[:2])
+        except LabError as error:
+            if time.monotonic() > deadline:
+                raise LabError(
+                    f"{node.container}: sshd did not start within {timeout_s:.0f} s ({error})"
+                ) from None
+        time.sleep(1)
+
+
+def authorize_key(podman: Podman, node: LabNode, public_key: str) -> None:
+    script = (
+        f"install -d -m 0700 -o {SSH_USER} -g {SSH_USER} /home/{SSH_USER}/.ssh && "
+        f"cat > /home/{SSH_USER}/.ssh/authorized_keys && "
+        f"chown {SSH_USER}: /home/{SSH_USER}/.ssh/authorized_keys && "
+        f"chmod 0600 /home/{SSH_USER}/.ssh/authorized_keys"
+    )
+    podman.run("exec", "-i", node.container, "sh", "-c", script, input_text=public_key)
+
+
+def ensure_ssh_key(key: Path) -> str:
+    """The lab's own SSH key pair (made once per lab); returns the public key."""
+    if not key.exists():
+        key.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "gpunet-lab", "-f", str(key)],
+            check=True,
+            capture_output=True,
+        )
+    return key.with_suffix(".pub").read_text().strip()
+
+
+def ssh_command(address: str, key: Path, known_hosts: Path, *remote: str) -> list[str]:
+    """ssh exactly as Ansible will connect: the lab key, strict host key checking, no prompts."""
+    return [
+        "ssh",
+        "-i", str(key),
+        "-o", f"UserKnownHostsFile={known_hosts}",
+        "-o", "StrictHostKeyChecking=yes",
+        "-o", "BatchMode=yes",
+        "-o", "ConnectTimeout=5",
+        f"{SSH_USER}@{address}",
+        *remote,
+    ]  # fmt: skip
+
+
+def check_ssh(address: str, key: Path, known_hosts: Path, retries: int = 10) -> str | None:
+    """None when `ssh ops@address sudo -n true` works; else the last error."""
+    error = ""
+    for _ in range(retries):
+        done = subprocess.run(
+            ssh_command(address, key, known_hosts, "sudo", "-n", "true"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode == 0:
+            return None
+        error = done.stderr.strip()
+        time.sleep(1)
+    return error or "ssh failed"
+
+
+def remove_lab_containers(podman: Podman, say: Callable[[str], None]) -> None:
+    names = podman.labelled("container", LABEL)
+    if names:
+        say(f"removing containers: {', '.join(sorted(names))}")
+        podman.run("rm", "--force", "--time", "2", *names)
+    networks = podman.labelled("network", LABEL)
+    if networks:
+        say(f"removing networks: {', '.join(sorted(networks))}")
+        podman.run("network", "rm", "--force", *networks)

@@ -1,0 +1,60 @@
+"""Where the lab keeps its files: state under .lab/, the per-run inventory under inventories/lab/generated/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpunet.model.role_vars import PROJECT_ROOT
+
+# Every container, network and image the lab creates carries this prefix (Molecule's never do).
+NAME_PREFIX = "gpunet-lab"
+# Label on every container and network the lab creates, so `down` finds them without state.
+LABEL = "gpunet.lab=1"
+
+
+@dataclass(frozen=True)
+class LabPaths:
+    root: Path = PROJECT_ROOT
+
+    @property
+    def inventory(self) -> Path:
+        return self.root / "inventories" / "lab"
+
+    @property
+    def generated(self) -> Path:
+        """Read by Ansible as part of the lab inventory; holds only inventory files."""
+        return self.inventory / "generated"
+
+    @property
+    def generated_inventory(self) -> Path:
+        return self.generated / "lab.yml"
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / ".lab"
+
+    @property
+    def state_file(self) -> Path:
+        return self.state_dir / "state.json"
+
+    @property
+    def ssh_key(self) -> Path:
+        return self.state_dir / "ssh" / "id_ed25519"
+
+    @property
+    def known_hosts(self) -> Path:
+        return self.state_dir / "ssh" / "known_hosts"
+
+    @property
+    def switch_dir(self) -> Path:
+        """Simulator state files, host keys and logs."""
+        return self.state_dir / "switches"
+
+    @property
+    def containers_conf(self) -> Path:
+        return self.root / "molecule" / "containers.conf"
+
+    @property
+    def base_image_script(self) -> Path:
+        return self.root / "scripts" / "build-base-image.sh"
