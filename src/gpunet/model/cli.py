@@ -7,6 +7,7 @@ import json
 import sys
 
 from gpunet.model.check import check_inventory
+from gpunet.model.schema_docs import render_reference
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -19,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_inventory_arguments(check)
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     check.set_defaults(func=run_check)
+    docs = actions.add_parser("docs", help="print the inventory reference generated from the JSON Schemas")
+    docs.set_defaults(func=run_docs)
 
 
 def add_inventory_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +31,11 @@ def add_inventory_arguments(parser: argparse.ArgumentParser) -> None:
         "--vault-password-file",
         help="file holding the vault password (default: $ANSIBLE_VAULT_PASSWORD_FILE)",
     )
+
+
+def run_docs(args: argparse.Namespace) -> int:
+    print(render_reference())
+    return EXIT_OK
 
 
 def run_check(args: argparse.Namespace) -> int:

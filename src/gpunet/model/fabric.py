@@ -87,6 +87,17 @@ class SwitchPort:
 
 
 @dataclass(frozen=True)
+class SwitchBuffer:
+    """Operator overrides of the per-platform buffer numbers that PFC headroom and ECN fill levels
+    need but the cabling cannot give (see docs/switch-rendering.md). None: the platform default."""
+
+    cell_bytes: int | None = None
+    mac_phy_delay_bytes: int | None = None
+    small_packet_percent: int | None = None
+    queue_buffer_bytes: int | None = None
+
+
+@dataclass(frozen=True)
 class Switch:
     name: str
     platform: str
@@ -94,6 +105,7 @@ class Switch:
     mgmt_address: str
     mgmt_port: int
     ports: tuple[SwitchPort, ...]
+    buffer: SwitchBuffer = field(default_factory=SwitchBuffer)
 
     def port(self, name: str) -> SwitchPort | None:
         return self._ports_by_name.get(name)
