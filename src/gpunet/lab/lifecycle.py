@@ -71,7 +71,8 @@ def up(paths: LabPaths, say: Say) -> LabState:
         state.switches[switch.name] = running
         known_hosts.append(switches.host_key(running.port))
         say(
-            f"switch {switch.name}: {switch.platform} simulator on 127.0.0.1:{running.port} (pid {running.pid})"
+            f"switch {switch.name}: {switch.platform} simulator on "
+            f"127.0.0.1:{running.port} (pid {running.pid})"
         )
         state.save(paths.state_file)  # a simulator started is a simulator `down` must find
 

@@ -1,4 +1,4 @@
-"""Where the lab keeps its files: state under .lab/, the per-run inventory under inventories/lab/generated/."""
+"""Where the lab keeps its files: state in .lab/, per-run inventory in inventories/lab/generated/."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ LAB EQUIPMENT: the simulators stand in for switch OSes that cannot run here (see
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -113,10 +114,8 @@ def stop_switch(switch: RunningSwitch, timeout_s: float = 5.0) -> None:
 
 def _reap(pid: int) -> None:
     """Collect the exit status when this process started the simulator (no zombie left)."""
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
 
 
 def host_key(port: int) -> str:
