@@ -47,6 +47,7 @@ class LabNode:
 class LabSwitch:
     name: str
     platform: str
+    ports: tuple[str, ...]  # front-panel ports as the inventory names them
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,9 @@ def plan_lab(fabric: Fabric) -> LabPlan:
             raise LabError(
                 f"gpunet_fabric.firewall.mgmt_cidrs[0]: {mgmt.subnet} overlaps rail network {rail.subnet}"
             )
-    switches = tuple(LabSwitch(s.name, s.platform) for s in fabric.switches.values())
+    switches = tuple(
+        LabSwitch(s.name, s.platform, tuple(p.name for p in s.ports)) for s in fabric.switches.values()
+    )
     return LabPlan(
         fabric=fabric.name,
         mgmt=mgmt,

@@ -60,6 +60,13 @@ def is_up(switch: RunningSwitch) -> bool:
     return is_simulator(switch.pid) and (ssh_banner(switch.port) or "").startswith("SSH-")
 
 
+def seed_state(switch: LabSwitch, state_file: Path) -> None:
+    """A factory-fresh switch named as in the inventory, with exactly the inventory's ports."""
+    from gpunet.lab.switchsim.state import SwitchState
+
+    SwitchState(platform=switch.platform, hostname=switch.name, ports=list(switch.ports)).save(state_file)
+
+
 def start_switch(
     switch: LabSwitch, workdir: Path, username: str, password: str, port: int | None = None
 ) -> RunningSwitch:
@@ -69,6 +76,8 @@ def start_switch(
         port = free_port()
     state_file = workdir / f"{switch.name}.state.json"
     log_file = workdir / f"{switch.name}.log"
+    if not state_file.exists():
+        seed_state(switch, state_file)
     command = [
         sys.executable, "-m", "gpunet.cli", "switchsim",
         "--platform", switch.platform,

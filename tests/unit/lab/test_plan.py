@@ -83,3 +83,11 @@ def test_plan_refuses_what_the_lab_cannot_build(lab_fabric: Fabric, case: str, b
     with pytest.raises(LabError, match=None) as raised:
         plan_lab(breaks(lab_fabric))
     assert message in str(raised.value)
+
+
+def test_simulators_get_the_inventory_ports(lab_fabric: Fabric) -> None:
+    plan = plan_lab(lab_fabric)
+    assert {s.name: s.ports for s in plan.switches} == {
+        name: tuple(p.name for p in switch.ports) for name, switch in lab_fabric.switches.items()
+    }
+    assert dict(next(iter(plan.switches)).__dict__)["ports"]  # a switch without ports would serve defaults
