@@ -9,7 +9,12 @@ import sys
 from gpunet import __version__
 
 # Modules exposing register(subparsers); their subcommands set `func(args) -> int`.
-COMMAND_MODULES = ("gpunet.model.cli", "gpunet.validate.parse_cli", "gpunet.lab.cli")
+COMMAND_MODULES = (
+    "gpunet.model.cli",
+    "gpunet.validate.parse_cli",
+    "gpunet.lab.cli",
+    "gpunet.lab.switchsim.cli",
+)
 
 EXIT_INTERNAL = 1
 
