@@ -1,0 +1,88 @@
+"""`gpunet switchsim`: serve simulated switches over SSH on 127.0.0.1 (lab and test equipment)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from gpunet.platforms import known_platforms
+
+EXIT_USAGE = 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "switchsim",
+        help="serve simulated switches over SSH on 127.0.0.1 (lab equipment, not a switch OS)",
+        description=(
+            "Serve a simulated switch OS over real SSH on 127.0.0.1. LAB EQUIPMENT: it imitates what "
+            "gpunet touches (prompts, config modes, commit models, PFC show commands), nothing more."
+        ),
+    )
+    parser.add_argument("--platform", required=True, choices=known_platforms())
+    parser.add_argument("--port", type=int, required=True, help="first TCP port on 127.0.0.1")
+    parser.add_argument("--count", type=int, default=1, help="serve this many switches on consecutive ports")
+    parser.add_argument("--hostname", help="switch hostname (default: from --state, else 'switch')")
+    parser.add_argument("--state", type=Path, help="JSON state file, loaded if present, saved on change")
+    parser.add_argument("--username", default="admin")
+    parser.add_argument("--password", default="admin")
+    parser.add_argument("--reject", metavar="REGEX", help="config lines matching REGEX get the OS's error")
+    parser.add_argument("--drop-after", type=int, metavar="N", help="drop the session after N config lines")
+    parser.add_argument("--latency-ms", type=int, default=0, help="delay before every reply")
+    parser.add_argument("--fail-login", action="store_true", help="refuse every login")
+    parser.add_argument(
+        "--no-reconnect", action="store_true", help="after a config change, new logins hang (cut management)"
+    )
+    parser.add_argument(
+        "--minute-seconds", type=float, default=60.0, help="length of a Junos commit-confirmed minute"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpunet.lab.switchsim.server import SimulatorFleet
+    from gpunet.lab.switchsim.switch import SimOptions
+
+    if args.count < 1 or not 0 < args.port < 65536 - args.count:
+        print("gpunet switchsim: --port/--count out of range", file=sys.stderr)
+        return EXIT_USAGE
+    if args.state is not None and args.count > 1:
+        print("gpunet switchsim: --state takes one switch (--count 1)", file=sys.stderr)
+        return EXIT_USAGE
+    options = SimOptions(
+        username=args.username,
+        password=args.password,
+        reject=args.reject,
+        drop_after=args.drop_after,
+        latency_ms=args.latency_ms,
+        fail_login=args.fail_login,
+        no_reconnect=args.no_reconnect,
+        minute_seconds=args.minute_seconds,
+    )
+    default_name = args.state.name.split(".")[0] if args.state is not None else "switch"
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    fleet = SimulatorFleet()
+    try:
+        for index in range(args.count):
+            name = args.hostname or default_name
+            switch = fleet.start(
+                args.platform,
+                name if args.count == 1 else f"{name}{index + 1:03d}",
+                port=args.port + index,
+                options=options,
+                state_file=args.state,
+            )
+            print(f"switchsim: {args.platform} {switch.state.hostname} 127.0.0.1:{switch.port}", flush=True)
+        stop.wait()
+    except OSError as error:
+        print(f"gpunet switchsim: cannot listen on 127.0.0.1:{args.port}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    finally:
+        fleet.stop()
+    return 0

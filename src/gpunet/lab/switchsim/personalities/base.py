@@ -1,0 +1,52 @@
+"""What every simulated OS shell has in common: prompt, paging, fault-injection hooks.
+
+LAB EQUIPMENT: personalities imitate what gpunet touches on a real switch OS, no more.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from gpunet.lab.switchsim.switch import SimulatedSwitch
+
+
+class Personality:
+    """One interactive CLI session on a simulated switch."""
+
+    banner_text = ""
+
+    def __init__(self, switch: SimulatedSwitch, username: str) -> None:
+        self.switch = switch
+        self.state = switch.state
+        self.username = username
+        self.paging = True
+        self.closed = False
+        self.config_lines_sent = 0  # counts towards `--drop-after`
+
+    def banner(self) -> str:
+        return self.banner_text
+
+    def prompt(self) -> str:
+        raise NotImplementedError
+
+    def handle(self, line: str) -> str:
+        """Run one line; return what the OS prints before the next prompt."""
+        raise NotImplementedError
+
+    def count_config_line(self) -> None:
+        self.config_lines_sent += 1
+        self.switch.count_config_line(self.config_lines_sent)
+
+    def page(self, text: str) -> str:
+        """Without paging turned off, output stops at one screen like the real CLI's pager."""
+        lines = text.split("\n")
+        if not self.paging or len(lines) <= self.switch.options.page_lines:
+            return text
+        return "\n".join([*lines[: self.switch.options.page_lines], " --More-- "])
+
+
+def unified(before: list[str], after: list[str], before_name: str, after_name: str) -> str:
+    return "\n".join(
+        line.rstrip("\n")
+        for line in difflib.unified_diff(before, after, before_name, after_name, lineterm="")
+    )

@@ -1,0 +1,128 @@
+"""NVIDIA Cumulus Linux (NVUE) personality: `nv set` into a pending revision, apply with confirm.
+
+LAB EQUIPMENT, modelled on the Cumulus Linux 5.x NVUE CLI as documented by NVIDIA.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities.base import Personality
+from gpunet.lab.switchsim.personalities.showpfc import cumulus_pfc_stats
+
+
+def _duration(text: str) -> float:
+    """NVUE durations: 30, 30s, 5m, 1h."""
+    match = re.fullmatch(r"(\d+)([smh]?)", text)
+    if not match:
+        raise ValueError(text)
+    return int(match[1]) * {"": 1, "s": 1, "m": 60, "h": 3600}[match[2]]
+
+
+class CumulusPersonality(Personality):
+    banner_text = (
+        "Welcome to NVIDIA Cumulus (R) Linux (R)\n"
+        "[gpunet switch simulator: lab equipment, not a real Cumulus Linux]\n"
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.awaiting_yes: str | None = None  # an apply waiting for its "Are you sure?" answer
+
+    @property
+    def pending(self) -> list[str] | None:
+        return self.switch.__dict__.get("nvue_pending")
+
+    @pending.setter
+    def pending(self, lines: list[str] | None) -> None:
+        self.switch.__dict__["nvue_pending"] = lines
+
+    def prompt(self) -> str:
+        if self.awaiting_yes is not None:
+            return "Are you sure? [y/N] "
+        return f"{self.username}@{self.state.hostname}:mgmt:~$ "
+
+    def handle(self, line: str) -> str:
+        command = line.strip()
+        if self.awaiting_yes is not None:
+            apply_command, self.awaiting_yes = self.awaiting_yes, None
+            return self.apply(apply_command) if command.lower() in ("y", "yes") else "Aborted"
+        if not command:
+            return ""
+        if command.startswith(("nv set ", "nv unset ")):
+            return self.stage(command)
+        if command in ("nv config diff", "nv config diff -o commands"):
+            pending = self.pending
+            if pending is None:
+                return ""
+            return "\n".join([f"{line}" for line in pending if line not in self.state.config])
+        if command.startswith("nv config apply"):
+            if " -y" in command or "--assume-yes" in command or "--confirm-status" in command:
+                return self.apply(command)
+            self.awaiting_yes = command
+            return "Warning: The following files will be applied to the running configuration."
+        if command == "nv config detach":
+            self.pending = None
+            return ""
+        if command == "nv config save":
+            self.state.startup = self.state.snapshot()
+            self.state.record("save")
+            self.switch.persist()
+            return "saved"
+        if command == "nv config show -o commands":
+            return "\n".join(self.state.config)
+        if match := re.fullmatch(r"nv show interface (\S+) counters qos pfc-stats", command):
+            if match[1] not in self.state.counters:
+                return f"Error: interface {match[1]} does not exist"
+            return cumulus_pfc_stats(self.state, match[1])
+        if command == "exit":
+            self.closed = True
+            return ""
+        word = command.split()[0]
+        if word == "nv":
+            sub = command.split()[1] if len(command.split()) > 1 else ""
+            return f"Usage: nv [OPTIONS] COMMAND [ARGS]...\nError: No such command '{sub}'."
+        return f"-bash: {word}: command not found"
+
+    def stage(self, command: str) -> str:
+        if self.switch.rejects(command):
+            return f"Error: Invalid config [{command}]"
+        try:
+            self.switch.grammar.accept((), command)
+        except grammar_error_type() as error:
+            return f"Error: {error}"
+        pending = list(self.pending if self.pending is not None else self.state.config)
+        if command.startswith("nv unset "):
+            target = "nv set " + command[len("nv unset ") :]
+            pending = [line for line in pending if not line.startswith(target)]
+        elif command not in pending:
+            pending.append(command)
+        self.pending = pending
+        self.count_config_line()
+        return ""
+
+    def apply(self, command: str) -> str:
+        switch = self.switch
+        if "--confirm-status" in command:
+            return "Confirm active" if self.state.pending_confirm else "No confirm pending"
+        if "--confirm-yes" in command:
+            return "applied" if switch.confirm() else "Error: no pending confirm"
+        if "--confirm-no" in command:
+            if not self.state.pending_confirm:
+                return "Error: no pending confirm"
+            switch.roll_back_pending("confirm-no-rolled-back")
+            return "rolled back"
+        if self.pending is None:
+            return "Warning: no pending changes"
+        previous = self.state.snapshot()
+        switch.replace_config(self.pending, "apply")
+        self.pending = None
+        if match := re.search(r"--confirm[ =](\S+)", command):
+            try:
+                seconds = _duration(match[1])
+            except ValueError:
+                return f"Error: invalid duration {match[1]!r}"
+            switch.start_confirm_timer(seconds, previous)
+            return f"applied [rev_id: {len(self.state.history)}]\nConfirm needed within {match[1]}"
+        return f"applied [rev_id: {len(self.state.history)}]"

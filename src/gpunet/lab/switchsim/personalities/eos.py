@@ -1,0 +1,136 @@
+"""Arista EOS personality: configuration sessions, diffs, `commit timer` with auto-rollback.
+
+LAB EQUIPMENT, modelled on the EOS CLI as documented by Arista.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
+from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities.base import Personality, unified
+from gpunet.lab.switchsim.personalities.showpfc import eos_pfc_counters
+
+INVALID = "% Invalid input"
+
+
+def _seconds(hhmmss: str) -> int:
+    hours, minutes, seconds = (int(part) for part in hhmmss.split(":"))
+    return hours * 3600 + minutes * 60 + seconds
+
+
+class EosPersonality(Personality):
+    banner_text = "Arista Networks EOS shell\n[gpunet switch simulator: lab equipment, not a real EOS]\n"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.editor: ConfigEditor | None = None
+        self.session: str | None = None  # name of the configuration session being edited
+
+    @property
+    def sessions(self) -> dict[str, ConfigTree]:
+        # Sessions outlive the SSH connection that opened them, as on EOS.
+        return self.switch.__dict__.setdefault("eos_sessions", {})
+
+    def prompt(self) -> str:
+        host = self.state.hostname
+        if self.editor is None:
+            return f"{host}#"
+        prefix = f"config-s-{self.session[:6]}" if self.session else "config"
+        mode = f"-{self.editor.stack[-1]}" if self.editor.stack else ""
+        return f"{host}({prefix}{mode})#"
+
+    def handle(self, line: str) -> str:
+        command = line.strip()
+        if not command:
+            return ""
+        if self.editor is not None:
+            return self.configure(command)
+        return self.exec_command(command)
+
+    def exec_command(self, command: str) -> str:
+        state = self.state
+        if command.startswith("terminal width"):
+            return f"Width set to {command.split()[-1]} columns."
+        if command == "terminal length 0":
+            self.paging = False
+            return "Pagination disabled."
+        if command in ("configure terminal", "configure"):
+            self.editor = ConfigEditor(self.switch.grammar, ConfigTree.from_lines(state.config, 3))
+            return ""
+        if match := re.fullmatch(r"configure session (\S+) commit", command):
+            if not self.switch.confirm():
+                return "% No pending commit timer for this session"
+            self.sessions.pop(match[1], None)
+            return ""
+        if match := re.fullmatch(r"configure session (\S+)", command):
+            tree = self.sessions.setdefault(match[1], ConfigTree.from_lines(state.config, 3))
+            self.session = match[1]
+            self.editor = ConfigEditor(self.switch.grammar, tree)
+            return ""
+        if command == "show running-config":
+            return self.page(
+                "! Command: show running-config\n! device: "
+                + state.hostname
+                + "\n!\n"
+                + "\n".join(state.config)
+                + "\n!\nend"
+            )
+        if command in ("write memory", "copy running-config startup-config"):
+            state.startup = state.snapshot()
+            state.record("save")
+            self.switch.persist()
+            return "Copy completed successfully."
+        if command == "show priority-flow-control counters":
+            return self.page(eos_pfc_counters(state))
+        if command == "exit":
+            self.closed = True
+            return ""
+        return INVALID
+
+    def configure(self, command: str) -> str:
+        assert self.editor is not None
+        if command == "end" or (command == "exit" and not self.editor.stack):
+            self.editor, self.session = None, None
+            return ""
+        if self.session is not None and not self.editor.stack:
+            handled = self.session_command(command)
+            if handled is not None:
+                return handled
+        if self.switch.rejects(command):
+            return INVALID
+        try:
+            self.editor.feed(command)
+        except grammar_error_type():
+            return INVALID
+        if self.session is None:
+            self.switch.replace_config(self.editor.tree.to_lines(), "config-line")
+        self.count_config_line()
+        return ""
+
+    def session_command(self, command: str) -> str | None:
+        """Commands of a configuration session's top level; None for a configuration line."""
+        assert self.editor is not None and self.session is not None
+        session_lines = self.editor.tree.to_lines()
+        if command == "show session-config diffs":
+            return unified(
+                self.state.config,
+                session_lines,
+                "system:/running-config",
+                f"session:/{self.session}-session-config",
+            )
+        if command == "abort":
+            self.sessions.pop(self.session, None)
+            self.editor, self.session = None, None
+            return ""
+        if command == "commit" or (match := re.fullmatch(r"commit timer (\d+:\d\d:\d\d)", command)):
+            previous = self.state.snapshot()
+            self.switch.replace_config(session_lines, "commit", session=self.session)
+            if command != "commit":
+                self.switch.start_confirm_timer(_seconds(match[1]), previous)
+            else:
+                self.sessions.pop(self.session, None)
+            self.editor, self.session = None, None
+            return ""
+        return None

@@ -1,0 +1,107 @@
+"""Juniper Junos personality: private candidate, `show | compare`, commit confirmed, rollback 0.
+
+LAB EQUIPMENT, modelled on the Junos CLI as documented by Juniper. The configuration is kept in
+`set` form.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities.base import Personality
+from gpunet.lab.switchsim.personalities.showpfc import junos_pfc
+
+
+class JunosPersonality(Personality):
+    banner_text = (
+        "--- JUNOS 23.4R1 built 2023-12-01 [gpunet switch simulator: lab equipment, not a real Junos]\n"
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.candidate: list[str] | None = None  # private candidate while in configuration mode
+
+    def prompt(self) -> str:
+        if self.candidate is None:
+            return f"{self.username}@{self.state.hostname}> "
+        return f"\n[edit]\n{self.username}@{self.state.hostname}# "
+
+    def handle(self, line: str) -> str:
+        command = line.strip()
+        if not command:
+            return ""
+        if self.candidate is not None:
+            return self.configure(command)
+        if command == "set cli screen-width 511" or command.startswith("set cli screen-width"):
+            return f"Screen width set to {command.split()[-1]}"
+        if command == "set cli complete-on-space off":
+            return "Disabling complete-on-space"
+        if command == "set cli screen-length 0":
+            self.paging = False
+            return "Screen length set to 0"
+        if command in ("configure private", "configure"):
+            self.candidate = list(self.state.config)
+            return "warning: uncommitted changes will be discarded on exit\nEntering configuration mode"
+        if command == "show configuration | display set":
+            return self.page("\n".join(self.state.config))
+        if match := re.fullmatch(r"show interfaces (\S+) extensive", command):
+            if match[1] not in self.state.counters:
+                return f"error: device {match[1]} not found"
+            return self.page(junos_pfc(self.state, match[1]))
+        if command in ("exit", "quit"):
+            self.closed = True
+            return ""
+        return f"{' ' * len(self.prompt())}^\nunknown command."
+
+    def configure(self, command: str) -> str:
+        assert self.candidate is not None
+        switch = self.switch
+        if command.startswith(("set ", "delete ")):
+            if switch.rejects(command):
+                return f"{' ' * 20}^\nsyntax error."
+            if command.startswith("set "):
+                try:
+                    switch.grammar.accept((), command)
+                except grammar_error_type():
+                    return f"{' ' * 20}^\nsyntax error."
+                if command not in self.candidate:
+                    self.candidate.append(command)
+            else:
+                target = "set " + command[len("delete ") :]
+                self.candidate = [line for line in self.candidate if not line.startswith(target)]
+            self.count_config_line()
+            return ""
+        if command == "show | compare":
+            removed = [f"-  {line}" for line in self.state.config if line not in self.candidate]
+            added = [f"+  {line}" for line in self.candidate if line not in self.state.config]
+            return "\n".join(["[edit]", *removed, *added]) if removed or added else ""
+        if command == "rollback 0":
+            self.candidate = list(self.state.config)
+            return "load complete"
+        if command == "commit check":
+            return "configuration check succeeds"
+        if match := re.fullmatch(r"commit confirmed(?: (\d+))?", command):
+            minutes = int(match[1] or 10)
+            previous = self.state.snapshot()
+            switch.replace_config(list(self.candidate), "commit-confirmed", minutes=minutes)
+            switch.start_confirm_timer(minutes * switch.options.minute_seconds, previous)
+            return (
+                "configuration check succeeds\n"
+                f"commit confirmed will be automatically rolled back in {minutes} minutes unless confirmed\n"
+                "commit complete\n\n"
+                f"# commit confirmed will be rolled back in {minutes} minutes"
+            )
+        if command in ("commit", "commit and-quit"):
+            if self.state.pending_confirm:
+                switch.confirm()
+            if self.candidate != self.state.config:
+                switch.replace_config(list(self.candidate), "commit")
+            if command == "commit and-quit":
+                self.candidate = None
+                return "commit complete\nExiting configuration mode"
+            return "commit complete"
+        if command in ("exit", "exit configuration-mode", "quit"):
+            self.candidate = None
+            return "Exiting configuration mode"
+        return f"{' ' * 20}^\nunknown command."

@@ -1,0 +1,105 @@
+"""Cisco NX-OS personality: lines apply at once; checkpoints and atomic rollback.
+
+LAB EQUIPMENT, modelled on the Nexus 9000 CLI as documented by Cisco.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
+from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities.base import Personality, unified
+from gpunet.lab.switchsim.personalities.showpfc import nxos_pfc
+
+INVALID = "% Invalid command at '^' marker."
+
+
+class NxosPersonality(Personality):
+    banner_text = (
+        "Cisco Nexus Operating System (NX-OS) Software\n"
+        "TAC support: http://www.cisco.com/tac\n"
+        "[gpunet switch simulator: lab equipment, not a real NX-OS]\n"
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.editor: ConfigEditor | None = None
+
+    def prompt(self) -> str:
+        host = self.state.hostname
+        if self.editor is None:
+            return f"{host}# "
+        mode = self.editor.stack[-1] if self.editor.stack else "config"
+        return f"{host}({mode})# "
+
+    def handle(self, line: str) -> str:
+        command = line.strip()
+        if not command:
+            return ""
+        if self.editor is not None:
+            return self.configure(command)
+        return self.exec_command(command)
+
+    def exec_command(self, command: str) -> str:
+        state = self.state
+        if command.startswith("terminal width"):
+            return ""
+        if command == "terminal length 0":
+            self.paging = False
+            return ""
+        if command in ("configure terminal", "config terminal", "conf t"):
+            self.editor = ConfigEditor(self.switch.grammar, ConfigTree.from_lines(state.config))
+            return "Enter configuration commands, one per line. End with CNTL/Z."
+        if command == "show running-config":
+            body = "\n".join(state.config)
+            return self.page(
+                f"!Command: show running-config\n!Running configuration\n\nversion 10.3(4a)\n{body}"
+            )
+        if command == "show startup-config":
+            return self.page("!Command: show startup-config\n\n" + "\n".join(state.startup))
+        if match := re.fullmatch(r"checkpoint (\S+)", command):
+            state.checkpoints[match[1]] = state.snapshot()
+            state.record("checkpoint", name=match[1])
+            self.switch.persist()
+            return "Done"
+        if match := re.fullmatch(r"no checkpoint (\S+)", command):
+            state.checkpoints.pop(match[1], None)
+            return "Done"
+        if match := re.fullmatch(r"rollback running-config checkpoint (\S+)(?: atomic)?", command):
+            if match[1] not in state.checkpoints:
+                return f"Checkpoint name {match[1]} does not exist"
+            self.switch.replace_config(state.checkpoints[match[1]], "rollback", name=match[1])
+            return "Note: Applying config parallelly may fail Rollback verification\n"
+            "Rollback completed successfully."
+        if match := re.fullmatch(r"show diff rollback-patch checkpoint (\S+) running-config", command):
+            if match[1] not in state.checkpoints:
+                return f"Checkpoint name {match[1]} does not exist"
+            return unified(state.checkpoints[match[1]], state.config, match[1], "running-config")
+        if command == "copy running-config startup-config":
+            state.startup = state.snapshot()
+            state.record("save")
+            self.switch.persist()
+            return "[########################################] 100%\nCopy complete."
+        if command == "show interface priority-flow-control":
+            return self.page(nxos_pfc(state))
+        if command == "exit":
+            self.closed = True
+            return ""
+        return f"{' ' * (len(self.prompt()) + 1)}^\n{INVALID}"
+
+    def configure(self, command: str) -> str:
+        assert self.editor is not None
+        if command == "end" or (command == "exit" and not self.editor.stack):
+            self.editor = None
+            return ""
+        caret = f"{' ' * len(self.prompt())}^\n{INVALID}"
+        if self.switch.rejects(command):
+            return caret
+        try:
+            self.editor.feed(command)
+        except grammar_error_type():
+            return caret
+        self.switch.replace_config(self.editor.tree.to_lines(), "config-line")
+        self.count_config_line()
+        return ""

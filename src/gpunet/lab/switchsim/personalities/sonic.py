@@ -1,0 +1,120 @@
+"""Community SONiC personality: a bash shell with the click `config`/`show` commands.
+
+LAB EQUIPMENT, modelled on sonic-utilities' Command Reference. config_db is a JSON document;
+`config apply-patch` applies a JSON Patch atomically (all or nothing); checkpoints/rollback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities.base import Personality
+from gpunet.lab.switchsim.personalities.showpfc import (
+    sonic_pfc_counters,
+    sonic_pfc_priority,
+    sonic_queue_counters,
+)
+from gpunet.netdev.jsonpatch import PatchError, apply_patch, touched
+
+HEREDOC = re.compile(r"cat > (\S+) <<\s*'?(\w+)'?")
+
+
+class SonicPersonality(Personality):
+    banner_text = (
+        "Debian GNU/Linux comes with ABSOLUTELY NO WARRANTY.\n"
+        "[gpunet switch simulator: lab equipment, not a real SONiC]\n"
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.heredoc: tuple[str, str, list[str]] | None = None  # (path, end marker, lines so far)
+
+    @property
+    def files(self) -> dict[str, str]:
+        return self.switch.__dict__.setdefault("sonic_files", {})
+
+    def prompt(self) -> str:
+        if self.heredoc is not None:
+            return "> "
+        return f"{self.username}@{self.state.hostname}:~$ "
+
+    def handle(self, line: str) -> str:
+        if self.heredoc is not None:
+            path, marker, lines = self.heredoc
+            if line.strip() == marker:
+                self.files[path] = "\n".join(lines)
+                self.heredoc = None
+            else:
+                lines.append(line)
+                self.count_config_line()
+            return ""
+        command = line.strip()
+        if command.startswith("sudo "):
+            command = command[5:]
+        if not command:
+            return ""
+        if match := HEREDOC.fullmatch(command):
+            self.heredoc = (match[1], match[2], [])
+            return ""
+        if match := re.fullmatch(r"rm -f (\S+)", command):
+            self.files.pop(match[1], None)
+            return ""
+        if command == "show runningconfiguration all":
+            return json.dumps(self.state.config, indent=4, sort_keys=True)
+        if match := re.fullmatch(r"config checkpoint (\S+)", command):
+            self.state.checkpoints[match[1]] = self.state.snapshot()
+            self.state.record("checkpoint", name=match[1])
+            self.switch.persist()
+            return (
+                "Config Rollbacker: Config checkpoint starting.\n"
+                f"Checkpoint name: {match[1]}.\nCheckpoint created successfully."
+            )
+        if match := re.fullmatch(r"config rollback (\S+)", command):
+            if match[1] not in self.state.checkpoints:
+                return f"Error: Checkpoint '{match[1]}' does not exist."
+            self.switch.replace_config(self.state.checkpoints[match[1]], "rollback", name=match[1])
+            return (
+                "Config Rollbacker: Config rollbacking starting.\n"
+                f"Target checkpoint: {match[1]}.\nConfig rolled back successfully."
+            )
+        if match := re.fullmatch(r"config apply-patch (\S+)", command):
+            return self.apply_patch(match[1])
+        if command in ("config save -y", "config save --yes"):
+            self.state.startup = self.state.snapshot()
+            self.state.record("save")
+            self.switch.persist()
+            return "Running command: /usr/local/bin/sonic-cfggen -d --print-data > /etc/sonic/config_db.json"
+        if command == "show pfc counters":
+            return sonic_pfc_counters(self.state)
+        if command == "show pfc priority":
+            return sonic_pfc_priority(self.state)
+        if command == "show queue counters":
+            return sonic_queue_counters(self.state)
+        if command == "exit":
+            self.closed = True
+            return ""
+        word = command.split()[0]
+        if word in ("config", "show"):
+            return (
+                f'Usage: {word} [OPTIONS] COMMAND [ARGS]...\nTry "{word} -h" for help.\n\n'
+                f'Error: No such command "{command.split()[1] if len(command.split()) > 1 else ""}".'
+            )
+        return f"-bash: {word}: command not found"
+
+    def apply_patch(self, path: str) -> str:
+        if path not in self.files:
+            return f"Error: Invalid value for 'PATCH_FILE_PATH': File '{path}' does not exist."
+        header = "Patch Applier: localhost: Patch application starting."
+        try:
+            ops = json.loads(self.files[path])
+            for op in ops:
+                if self.switch.rejects(json.dumps(op, sort_keys=True)):
+                    raise PatchError(f"operation on {op.get('path')} rejected by YANG validation")
+            patched = apply_patch(self.state.config, ops)
+            self.switch.grammar.check_document(json.dumps(touched(patched, ops)))
+        except (ValueError, grammar_error_type()) as error:
+            return f"{header}\nError: Failed to apply patch\n{error}"
+        self.switch.replace_config(patched, "apply-patch", operations=len(ops))
+        return f"{header}\nPatch Applier: localhost: Patch applied successfully.\nPatch applied successfully."

@@ -1,0 +1,160 @@
+"""The SSH side of the simulator: asyncssh servers on 127.0.0.1, many switches per process.
+
+LAB EQUIPMENT. `SimulatorFleet` runs an event loop in a background thread so tests and
+benchmarks can start hundreds of simulated switches in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from gpunet.lab.switchsim.personalities import PERSONALITIES
+from gpunet.lab.switchsim.state import SwitchState
+from gpunet.lab.switchsim.switch import DropSession, SimOptions, SimulatedSwitch
+
+LISTEN_ADDRESS = "127.0.0.1"  # the simulator never listens anywhere else
+
+
+class _Server(asyncssh.SSHServer):
+    def __init__(self, switch: SimulatedSwitch) -> None:
+        self.switch = switch
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        options = self.switch.options
+        if options.no_reconnect and self.switch.changed_once:
+            await asyncio.sleep(3600)  # a cut management path: the login never completes
+        if options.latency_ms:
+            await asyncio.sleep(options.latency_ms / 1000)
+        if options.fail_login:
+            return False
+        return username == options.username and password == options.password
+
+
+async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwitch) -> None:
+    session = PERSONALITIES[switch.platform](switch, process.get_extra_info("username") or "")
+    write = process.stdout.write
+    write((session.banner() + session.prompt()).replace("\n", "\r\n"))
+    pending = ""
+    last_was_cr = False
+    try:
+        while not session.closed:
+            data = await process.stdin.read(65536)
+            if not data:
+                break
+            if last_was_cr and data.startswith("\n"):
+                data = data[1:]  # the second half of a CR LF split across reads
+            last_was_cr = data.endswith("\r")
+            pending += data.replace("\r\n", "\n").replace("\r", "\n")
+            while "\n" in pending and not session.closed:
+                line, pending = pending.split("\n", 1)
+                write(line + "\r\n")  # the echo netmiko waits for
+                if switch.options.latency_ms:
+                    await asyncio.sleep(switch.options.latency_ms / 1000)
+                output = session.handle(line)
+                if output:
+                    write(output.replace("\n", "\r\n") + "\r\n")
+                if not session.closed:
+                    write(session.prompt().replace("\n", "\r\n"))
+    except DropSession:
+        process.channel.get_connection().abort()
+        return
+    except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, BrokenPipeError, ConnectionError):
+        pass
+    process.exit(0)
+
+
+class SimulatorFleet:
+    """Many simulated switches served from one background event loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="switchsim", daemon=True)
+        self.thread.start()
+        self.host_key = asyncssh.generate_private_key("ssh-ed25519")
+        self.switches: list[SimulatedSwitch] = []
+        self._servers: list[Any] = []
+
+    def _run(self, coroutine: Any) -> Any:
+        future: Future[Any] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        return future.result(timeout=30)
+
+    def start(
+        self,
+        platform: str,
+        hostname: str,
+        *,
+        port: int = 0,
+        options: SimOptions | None = None,
+        state_file: Path | None = None,
+        ports: list[str] | None = None,
+    ) -> SimulatedSwitch:
+        """Serve one switch on 127.0.0.1:`port` (0 picks a free port); returns it with .port set."""
+        if state_file is not None and state_file.exists():
+            state = SwitchState.load(state_file)
+        else:
+            state = SwitchState(platform=platform, hostname=hostname, ports=list(ports or []))
+        switch = SimulatedSwitch(state, options or SimOptions(), state_file)
+        switch.persist()
+        self._run(self._listen(switch, port))
+        self.switches.append(switch)
+        return switch
+
+    async def _listen(self, switch: SimulatedSwitch, port: int) -> None:
+        async def shell(process: asyncssh.SSHServerProcess) -> None:
+            await _serve_shell(process, switch)
+
+        server = await asyncssh.listen(
+            LISTEN_ADDRESS,
+            port,
+            server_factory=lambda: _Server(switch),
+            server_host_keys=[self.host_key],
+            process_factory=shell,
+            encoding="utf-8",
+            line_editor=False,
+            login_timeout=30,
+            keepalive_interval=0,
+        )
+        self._servers.append(server)
+        switch.port = server.sockets[0].getsockname()[1]
+
+    def call(self, function: Any, *args: Any) -> Any:
+        """Run `function(*args)` on the simulator loop (state changes must happen there)."""
+
+        async def wrapper() -> Any:
+            return function(*args)
+
+        return self._run(wrapper())
+
+    def known_hosts_line(self, switch: SimulatedSwitch) -> str:
+        key = self.host_key.export_public_key("openssh").decode().strip()
+        return f"[{LISTEN_ADDRESS}]:{switch.port} {key}"
+
+    def stop(self) -> None:
+        async def close_all() -> None:
+            for switch in self.switches:
+                switch.cancel_confirm_timer()
+            for server in self._servers:
+                server.close()
+            await asyncio.gather(*(s.wait_closed() for s in self._servers), return_exceptions=True)
+
+        self._run(close_all())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+
+    def __enter__(self) -> SimulatorFleet:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

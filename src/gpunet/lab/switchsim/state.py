@@ -1,0 +1,77 @@
+"""What one simulated switch holds: running/startup config, checkpoints, counters, history.
+
+LAB EQUIPMENT: part of gpunet's switch simulator. Saved as JSON (`--state FILE`) after every
+change so tests can assert what is configured.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORTS = {
+    "nxos": ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"],
+    "eos": ["Ethernet1/1", "Ethernet2/1", "Ethernet3/1", "Ethernet4/1"],
+    "cumulus": ["swp1", "swp2", "swp3", "swp4"],
+    "sonic": ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"],
+    "junos": ["et-0/0/0", "et-0/0/1", "et-0/0/2", "et-0/0/3"],
+}
+
+
+def default_config(platform: str, hostname: str) -> Any:
+    """The factory configuration each personality boots with."""
+    if platform == "sonic":
+        return {
+            "DEVICE_METADATA": {"localhost": {"hostname": hostname, "platform": "x86_64-kvm_x86_64-r0"}},
+            "PORT": {p: {"mtu": "9100", "admin_status": "up"} for p in DEFAULT_PORTS["sonic"]},
+        }
+    return {
+        "nxos": [f"hostname {hostname}", "feature lldp"],
+        "eos": [f"hostname {hostname}", "service routing protocols model multi-agent"],
+        "cumulus": [f"nv set system hostname {hostname}"],
+        "junos": [f"set system host-name {hostname}"],
+    }[platform]
+
+
+@dataclass
+class SwitchState:
+    platform: str
+    hostname: str
+    config: Any = None  # running config: list of lines, or the config_db dict on SONiC
+    startup: Any = None
+    checkpoints: dict[str, Any] = field(default_factory=dict)
+    ports: list[str] = field(default_factory=list)
+    # Per port: pause frames received/sent per priority, and queue packet counters (tests drive them).
+    counters: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    pending_confirm: bool = False
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.config is None:
+            self.config = default_config(self.platform, self.hostname)
+        if self.startup is None:
+            self.startup = copy.deepcopy(self.config)
+        if not self.ports:
+            self.ports = list(DEFAULT_PORTS[self.platform])
+        for port in self.ports:
+            self.counters.setdefault(port, {"rx_pfc": [0] * 8, "tx_pfc": [0] * 8, "tx_queue": [0] * 8})
+
+    def record(self, event: str, **details: Any) -> None:
+        self.history.append({"event": event, "at": round(time.time(), 3), **details})
+
+    def snapshot(self) -> Any:
+        return copy.deepcopy(self.config)
+
+    @classmethod
+    def load(cls, path: Path) -> SwitchState:
+        return cls(**json.loads(path.read_text()))
+
+    def save(self, path: Path) -> None:
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(json.dumps(asdict(self), indent=1) + "\n")
+        os.replace(temporary, path)

@@ -1,0 +1,110 @@
+"""One simulated switch: state, options, grammar, timers and fault injection.
+
+LAB EQUIPMENT: stands in for a real switch OS, which cannot run on gpunet's build machines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gpunet.lab.switchsim.state import SwitchState
+
+
+@dataclass
+class SimOptions:
+    """How one simulator behaves; every fault is off by default."""
+
+    username: str = "admin"
+    password: str = "admin"
+    reject: str | None = None  # config lines matching this get the OS's error
+    drop_after: int | None = None  # drop the SSH session after this many config lines (once)
+    latency_ms: int = 0  # delay before every reply
+    fail_login: bool = False  # refuse every login
+    no_reconnect: bool = False  # after a config change, new logins hang (a cut management path)
+    minute_seconds: float = 60.0  # length of a Junos commit-confirmed "minute" (short in tests)
+    page_lines: int = 24  # output is cut here unless the client turned paging off
+
+
+class DropSession(Exception):
+    """Raised by a personality to cut the SSH connection (fault injection)."""
+
+
+class SimulatedSwitch:
+    def __init__(self, state: SwitchState, options: SimOptions, state_file: Path | None = None) -> None:
+        self.state = state
+        self.options = options
+        self.state_file = state_file
+        self.reject = re.compile(options.reject) if options.reject else None
+        self.drop_armed = options.drop_after is not None
+        self.changed_once = False  # arms `no_reconnect`
+        self.port = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._rollback_target: Any = None
+        from gpunet.lab.switchsim.grammar_link import load_grammar
+
+        self.grammar = load_grammar(state.platform)
+
+    @property
+    def platform(self) -> str:
+        return self.state.platform
+
+    def persist(self) -> None:
+        if self.state_file is not None:
+            self.state.save(self.state_file)
+
+    def replace_config(self, config: Any, event: str, **details: Any) -> None:
+        self.state.config = config
+        self.changed_once = True
+        self.state.record(event, **details)
+        self.persist()
+
+    def rejects(self, line: str) -> bool:
+        return self.reject is not None and self.reject.search(line) is not None
+
+    def count_config_line(self, lines_in_session: int) -> None:
+        """Fault injection: drop the first session that reaches `drop_after` config lines."""
+        if (
+            self.drop_armed
+            and self.options.drop_after is not None
+            and lines_in_session >= self.options.drop_after
+        ):
+            self.drop_armed = False
+            self.state.record("session-dropped", after_lines=lines_in_session)
+            self.persist()
+            raise DropSession
+
+    # Commit-confirm: the previous config comes back unless confirmed before the timer fires.
+    def start_confirm_timer(self, seconds: float, previous: Any) -> None:
+        self.cancel_confirm_timer()
+        self._rollback_target = previous
+        self.state.pending_confirm = True
+        self._timer = asyncio.get_running_loop().call_later(seconds, self._expire)
+        self.persist()
+
+    def confirm(self) -> bool:
+        if not self.state.pending_confirm:
+            return False
+        self.cancel_confirm_timer()
+        self.state.pending_confirm = False
+        self.state.record("confirmed")
+        self.persist()
+        return True
+
+    def cancel_confirm_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def roll_back_pending(self, event: str) -> None:
+        self.cancel_confirm_timer()
+        self.state.pending_confirm = False
+        self.replace_config(self._rollback_target, event)
+
+    def _expire(self) -> None:
+        self._timer = None
+        if self.state.pending_confirm:
+            self.roll_back_pending("confirm-expired-rolled-back")

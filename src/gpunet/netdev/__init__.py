@@ -1,0 +1,1 @@
+"""Switch pushes: netmiko sessions and per-platform safe-commit strategies."""
