@@ -215,6 +215,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
         mgmt_address=str(own.get("ansible_host", name)),
         mgmt_port=int(own.get("ansible_port", 22)),
         ports=tuple(ports),
+        mgmt_user=str(own.get("ansible_user", "")),
     )
 
 

@@ -105,6 +105,7 @@ class Switch:
     mgmt_address: str
     mgmt_port: int
     ports: tuple[SwitchPort, ...]
+    mgmt_user: str = ""  # ansible_user: the SSH login for pushes and show commands
     buffer: SwitchBuffer = field(default_factory=SwitchBuffer)
 
     def port(self, name: str) -> SwitchPort | None:
