@@ -6,6 +6,7 @@ credentials of the running lab to the committed, readable inventory beside it.
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 import yaml
@@ -21,6 +22,7 @@ HEADER = (
 
 
 def generated_inventory(state: LabState, paths: LabPaths) -> dict[str, Any]:
+    # Names read through Ansible are str subclasses that yaml.safe_dump refuses: hence str().
     ssh_args = f"-o UserKnownHostsFile={paths.known_hosts} -o StrictHostKeyChecking=yes"
     return {
         "all": {
@@ -36,7 +38,7 @@ def generated_inventory(state: LabState, paths: LabPaths) -> dict[str, Any]:
                 },
                 "switches": {
                     "hosts": {
-                        name: {"ansible_host": LOOPBACK, "ansible_port": switch.port}
+                        str(name): {"ansible_host": LOOPBACK, "ansible_port": int(switch.port)}
                         for name, switch in sorted(state.switches.items())
                     },
                     # The user name is committed (group_vars/switches); the password is made per lab.
@@ -47,11 +49,17 @@ def generated_inventory(state: LabState, paths: LabPaths) -> dict[str, Any]:
     }
 
 
+def remove_generated_inventory(paths: LabPaths) -> None:
+    """Ansible refuses an inventory folder that is empty or unreadable, so remove it whole."""
+    if paths.generated.exists():
+        shutil.rmtree(paths.generated)
+
+
 def write_generated_inventory(state: LabState, paths: LabPaths) -> None:
     paths.generated.mkdir(parents=True, exist_ok=True)
     text = HEADER + yaml.safe_dump(generated_inventory(state, paths), sort_keys=False)
     target = paths.generated_inventory
-    temporary = target.with_suffix(".tmp")
+    temporary = target.with_name(f".{target.name}.tmp")  # Ansible skips hidden files
     temporary.write_text(text)
     temporary.chmod(0o600)
     temporary.replace(target)

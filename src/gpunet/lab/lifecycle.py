@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from gpunet.lab import nodes, switches
 from gpunet.lab.errors import LabError
 from gpunet.lab.images import ensure_images
-from gpunet.lab.inventory import write_generated_inventory
+from gpunet.lab.inventory import remove_generated_inventory, write_generated_inventory
 from gpunet.lab.paths import LabPaths
 from gpunet.lab.plan import LabPlan, plan_lab
 from gpunet.lab.podman import Podman
@@ -34,6 +34,8 @@ def load_plan(paths: LabPaths) -> LabPlan:
 
 
 def up(paths: LabPaths, say: Say) -> LabState:
+    # The previous run's values are rewritten below; a stale or broken file must not block reading.
+    remove_generated_inventory(paths)
     plan = load_plan(paths)
     podman = Podman(paths.containers_conf)
     images = ensure_images(podman, paths, say)
@@ -80,7 +82,7 @@ def up(paths: LabPaths, say: Say) -> LabState:
     state.save(paths.state_file)
     write_generated_inventory(state, paths)
     _verify(paths, state)
-    say(f"lab {plan.fabric} is up: inventory {paths.inventory} (per-run values in {paths.generated})")
+    say(f"fabric {plan.fabric} is up: inventory {paths.inventory} (per-run values in {paths.generated})")
     return state
 
 
