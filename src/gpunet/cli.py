@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "gpunet.validate.parse_cli",
     "gpunet.lab.cli",
     "gpunet.lab.switchsim.cli",
+    "gpunet.render.cli",
 )
 
 EXIT_INTERNAL = 1
