@@ -135,7 +135,8 @@ class Grammar:
             if pattern is None and table.map_fields and table.map_fields[0].fullmatch(field):
                 pattern = table.map_fields[1]
             if pattern is None:
-                raise GrammarError(f"{where}: unknown field {field!r} (known: {', '.join(sorted(table.fields))})")
+                known = ", ".join(sorted(table.fields))
+                raise GrammarError(f"{where}: unknown field {field!r} (known: {known})")
             if not isinstance(value, str):
                 raise GrammarError(f"{where}.{field}: config_db values are strings, got {value!r}")
             if not pattern.fullmatch(value):
@@ -144,7 +145,8 @@ class Grammar:
 
 def known_grammars() -> list[str]:
     folder = resources.files("gpunet.grammar")
-    return sorted(entry.name.removesuffix(".yml") for entry in folder.iterdir() if entry.name.endswith(".yml"))
+    names = (entry.name for entry in folder.iterdir())
+    return sorted(name.removesuffix(".yml") for name in names if name.endswith(".yml"))
 
 
 @cache
@@ -157,9 +159,7 @@ def grammar_for(platform: str) -> Grammar:
 
 def _parse(platform: str, data: dict[str, Any]) -> Grammar:
     modes = {
-        mode: tuple(
-            Command(re.compile(entry["pattern"]), entry.get("enter")) for entry in (commands or [])
-        )
+        mode: tuple(Command(re.compile(entry["pattern"]), entry.get("enter")) for entry in (commands or []))
         for mode, commands in (data.get("modes") or {}).items()
     }
     map_tables = data.get("map_tables") or {}

@@ -24,6 +24,7 @@ from gpunet.model.fabric import (
     Qos,
     Queue,
     Switch,
+    SwitchBuffer,
     SwitchPort,
 )
 from gpunet.model.schema_check import check, host_validator, validator
@@ -216,6 +217,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
         mgmt_port=int(own.get("ansible_port", 22)),
         ports=tuple(ports),
         mgmt_user=str(own.get("ansible_user", "")),
+        buffer=SwitchBuffer(**own.get("gpunet_switch_buffer", {})),
     )
 
 

@@ -1,0 +1,67 @@
+"""`gpunet render`: write each switch's intended configuration, or check that it is up to date."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gpunet.model.check import check_inventory
+from gpunet.render.intended import WriteReport, write_intended
+from gpunet.render.renderer import render_fabric
+
+EXIT_OK = 0
+EXIT_STALE = 1
+EXIT_INVALID = 2
+INTENDED_ROOT = Path("intended")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from gpunet.model.cli import add_inventory_arguments
+
+    render = subparsers.add_parser(
+        "render",
+        help="render every switch's RoCE QoS config to intended/<fabric>/",
+        description="Render each switch's configuration (<switch>.cfg, exactly what the push sends) and "
+        "summary (<switch>.md). Only files whose content changed are written.",
+    )
+    add_inventory_arguments(render)
+    render.add_argument("--out", type=Path, help="output folder (default: intended/<fabric name>)")
+    render.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when any intended file is missing, differs or is left over",
+    )
+    render.add_argument("--diff", action="store_true", help="also print a unified diff of every change")
+    render.set_defaults(func=run_render)
+
+
+def run_render(args: argparse.Namespace) -> int:
+    result = check_inventory(args.inventory, args.vault_password_file)
+    if not result.ok or result.fabric is None:
+        for problem in result.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(result.problems)} problem(s) in {args.inventory}; nothing rendered", file=sys.stderr)
+        return EXIT_INVALID
+    fabric = result.fabric
+    out_dir = args.out or INTENDED_ROOT / fabric.name
+    report = write_intended(render_fabric(fabric), out_dir, check=args.check)
+    _print_report(report, check=args.check, with_diff=args.diff)
+    if args.check and not report.up_to_date:
+        return EXIT_STALE
+    return EXIT_OK
+
+
+def _print_report(report: WriteReport, *, check: bool, with_diff: bool) -> None:
+    verbs = ("missing", "changed", "left over") if check else ("created", "updated", "removed")
+    for verb, names in zip(verbs, (report.missing, report.changed, report.extra), strict=True):
+        for name in names:
+            print(f"{verb}: {report.out_dir / name}")
+            if with_diff:
+                sys.stdout.write(report.diffs[name])
+    total = len(report.missing) + len(report.changed) + len(report.extra)
+    if check:
+        state = "up to date" if report.up_to_date else f"{total} file(s) out of date: run gpunet render"
+        print(f"{report.out_dir}: {state}")
+    else:
+        print(f"{report.out_dir}: {total} file(s) written or removed, {len(report.unchanged)} unchanged")
