@@ -1,0 +1,259 @@
+"""Write a planned topology as a gpunet inventory skeleton that passes `gpunet inventory check`.
+
+Names, platforms, port names and addresses are placeholders for the operator to replace: addresses
+come from documentation ranges by default (IPv4 while they fit, IPv6 2001:db8::/32 beyond).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from ipaddress import IPv4Network, IPv6Network, ip_network
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory
+from gpunet.model.check import check_raw
+from gpunet.model.errors import Problem
+from gpunet.plan.fattree import HOST_LEAF, Topology
+from gpunet.plan.request import PlanInputError, check_platform
+
+# Documentation ranges (RFC 5737, RFC 3849): never routed, safe in examples.
+MGMT_POOL_V4, MGMT_POOL_V6 = "192.0.2.0/24", "2001:db8:a::/64"
+FABRIC_POOL_V4, FABRIC_POOL_V6 = "198.51.100.0/24", "2001:db8:f::/48"
+IPV6_LEAF_PREFIX = 64
+
+# Front-panel port n (1-based) as each OS names it; breakouts and line cards differ per model.
+PORT_NAMES = {
+    "nxos": lambda n: f"Ethernet1/{n}",
+    "eos": lambda n: f"Ethernet{n}/1",
+    "cumulus": lambda n: f"swp{n}",
+    "sonic": lambda n: f"Ethernet{(n - 1) * 8}",
+    "junos": lambda n: f"et-0/0/{n - 1}",
+}
+
+
+@dataclass(frozen=True)
+class InventoryOptions:
+    name: str = "planned"
+    platform: str = "sonic"
+    gpu_model: str = "H100-SXM5-80GB"
+    mgmt_pool: str | None = None  # None: the documentation range that fits
+    fabric_pool: str | None = None
+
+
+@dataclass(frozen=True)
+class InventorySkeleton:
+    groups: dict[str, list[str]]  # role group -> hosts (gpu_nodes, leaf, spine, superspine)
+    fabric: dict[str, Any]  # gpunet_fabric
+    hostvars: dict[str, dict[str, Any]]  # each host's own variables
+
+    def raw(self) -> RawInventory:
+        """What the inventory loader would produce from the written files."""
+        switches = [h for tier in ("leaf", "spine", "superspine") for h in self.groups.get(tier, [])]
+        groups = {**self.groups, SWITCH_GROUP: switches}
+        shared = {"gpunet_fabric": self.fabric}
+        switch_shared = {**shared, **SWITCH_CONNECTION}
+        hostvars = {
+            name: {**(switch_shared if name in switches else shared), **own}
+            for name, own in self.hostvars.items()
+        }
+        return RawInventory(groups=groups, hostvars=hostvars)
+
+
+SWITCH_CONNECTION = {"ansible_user": "netops", "gpunet_ssh_host_key_checking": True}
+
+
+def _pool(
+    text: str | None, default_v4: str, default_v6: str, needed: int, path: str
+) -> IPv4Network | IPv6Network:
+    try:
+        network = ip_network(text or default_v4, strict=True)
+    except ValueError as error:
+        raise PlanInputError(
+            [Problem(path, f"is not a network ({error})", text, "e.g. 192.0.2.0/24")]
+        ) from None
+    if text is None and network.num_addresses - 2 < needed:
+        network = ip_network(default_v6)
+    return network
+
+
+def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySkeleton:
+    check_platform(options.platform)
+    request = topology.request
+    port_name = PORT_NAMES[options.platform]
+    devices = [node.name for node in topology.nodes] + list(topology.switches)
+    mgmt = _pool(options.mgmt_pool, MGMT_POOL_V4, MGMT_POOL_V6, len(devices), "plan.mgmt_pool")
+    if mgmt.num_addresses - 2 < len(devices):
+        raise PlanInputError(
+            [
+                Problem(
+                    "plan.mgmt_pool",
+                    f"is too small for {len(devices)} devices",
+                    str(mgmt),
+                    "a larger network",
+                )
+            ]
+        )
+    mgmt_address = {name: str(mgmt.network_address + index + 1) for index, name in enumerate(devices)}
+    leaf_subnets = _leaf_subnets(topology, options.fabric_pool)
+
+    hostvars: dict[str, dict[str, Any]] = {}
+    ports: dict[str, dict[int, dict[str, Any]]] = {name: {} for name in topology.switches}
+    nics: dict[str, list[dict[str, Any]]] = {node.name: [] for node in topology.nodes}
+    for link in topology.links:
+        upper_port = port_name(link.upper.port)
+        if link.kind == HOST_LEAF:
+            node, rail = link.lower.device, link.lower.port
+            subnet = leaf_subnets[link.upper.device]
+            nics[node].append(
+                {
+                    "name": f"mlx5_{rail}",
+                    "netdev": f"rail{rail}",
+                    "speed_gbps": request.nic_speed_gbps,
+                    "rail": rail,
+                    "switch": link.upper.device,
+                    "switch_port": upper_port,
+                    "ip": f"{subnet.network_address + link.upper.port}/{subnet.prefixlen}",
+                }
+            )
+            peer_of_upper = f"{node}:mlx5_{rail}"
+        else:
+            lower_port = port_name(link.lower.port)
+            ports[link.lower.device][link.lower.port] = _port(
+                lower_port, request, f"{link.upper.device}:{upper_port}", link.length_m
+            )
+            peer_of_upper = f"{link.lower.device}:{lower_port}"
+        ports[link.upper.device][link.upper.port] = _port(upper_port, request, peer_of_upper, link.length_m)
+
+    for node in topology.nodes:
+        hostvars[node.name] = {
+            "ansible_host": mgmt_address[node.name],
+            "gpunet_gpus": {"count": request.gpus_per_node, "model": options.gpu_model},
+            "gpunet_nics": sorted(nics[node.name], key=lambda nic: nic["rail"]),
+        }
+    for switch in topology.switches.values():
+        used = ports[switch.name]
+        hostvars[switch.name] = {
+            "ansible_host": mgmt_address[switch.name],
+            "gpunet_platform": options.platform,
+            "gpunet_role": switch.tier,
+            # Every front-panel port, free ones without a peer, so the free capacity stays visible.
+            "gpunet_ports": [
+                used.get(number) or {"name": port_name(number), "speed_gbps": request.nic_speed_gbps}
+                for number in range(1, switch.radix + 1)
+            ],
+        }
+    fabric_pool = _pool(options.fabric_pool, FABRIC_POOL_V4, FABRIC_POOL_V6, 0, "plan.fabric_pool")
+    fabric_cidr = str(fabric_pool) if options.fabric_pool else _covering(leaf_subnets)
+    fabric = {
+        "name": options.name,
+        "ntp": {"servers": ["ntp1.example.net", "ntp2.example.net"]},
+        "firewall": {"fabric_cidrs": [fabric_cidr], "mgmt_cidrs": [str(mgmt)]},
+    }
+    groups = {GPU_GROUP: [node.name for node in topology.nodes]}
+    for tier in ("leaf", "spine", "superspine"):
+        members = [s.name for s in topology.switches_in_tier(tier)]
+        if members:
+            groups[tier] = members
+    return InventorySkeleton(groups=groups, fabric=fabric, hostvars=hostvars)
+
+
+def _port(name: str, request, peer: str, length_m: int) -> dict[str, Any]:
+    return {"name": name, "speed_gbps": request.nic_speed_gbps, "peer": peer, "cable_length_m": length_m}
+
+
+def _leaf_subnets(topology: Topology, pool_text: str | None) -> dict[str, IPv4Network | IPv6Network]:
+    """One subnet per leaf, large enough for its downlinks' NICs plus a gateway."""
+    leaves = [s.name for s in topology.switches_in_tier("leaf")]
+    host_bits = math.ceil(math.log2(topology.leaf_down + 3))  # network, gateway, broadcast
+    needed_v4 = len(leaves) * 2**host_bits
+    pool = _pool(pool_text, FABRIC_POOL_V4, FABRIC_POOL_V6, needed_v4, "plan.fabric_pool")
+    prefix = pool.max_prefixlen - host_bits if pool.version == 4 else max(IPV6_LEAF_PREFIX, pool.prefixlen)
+    if pool.version == 6 and prefix == pool.prefixlen and len(leaves) > 1:
+        prefix = pool.max_prefixlen - host_bits
+    if prefix < pool.prefixlen or 2 ** (prefix - pool.prefixlen) < len(leaves):
+        raise PlanInputError(
+            [
+                Problem(
+                    "plan.fabric_pool",
+                    f"cannot hold {len(leaves)} leaf subnets of {2**host_bits} addresses",
+                    str(pool),
+                    "a larger network",
+                )
+            ]
+        )
+    subnets = pool.subnets(new_prefix=prefix)
+    return {leaf: next(subnets) for leaf in leaves}
+
+
+def _covering(subnets: dict[str, IPv4Network | IPv6Network]) -> str:
+    """The smallest network holding every leaf subnet (they are allocated from one pool, in order)."""
+    first, last = next(iter(subnets.values())), list(subnets.values())[-1]
+    network = first
+    while last.broadcast_address not in network:
+        network = network.supernet()
+    return str(network)
+
+
+def check_skeleton(skeleton: InventorySkeleton) -> list[Problem]:
+    """The inventory check on the skeleton; an empty list means `gpunet inventory check` passes."""
+    return check_raw(skeleton.raw()).problems
+
+
+def write_skeleton(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
+    """Write hosts.yml, group_vars and one host_vars file per device; refuse a non-empty folder."""
+    if directory.exists() and any(directory.iterdir()):
+        raise PlanInputError(
+            [
+                Problem(
+                    str(directory),
+                    "is not empty; gpunet plan never overwrites an inventory",
+                    expected="a new folder",
+                )
+            ]
+        )
+    written = [
+        _write(directory / "hosts.yml", _hosts_document(skeleton), "Planned by `gpunet plan`: groups."),
+        _write(
+            directory / "group_vars" / "all" / "fabric.yml",
+            {"gpunet_fabric": skeleton.fabric},
+            "Fabric-wide policy; QoS takes the lossless RoCEv2 defaults. Replace the NTP servers.",
+        ),
+        _write(
+            directory / "group_vars" / "switches" / "connection.yml",
+            SWITCH_CONNECTION,
+            "SSH to the switches. Put ansible_password in an ansible-vault file next to this one.",
+        ),
+    ]
+    for name, own in skeleton.hostvars.items():
+        written.append(_write(directory / "host_vars" / f"{name}.yml", own, None))
+    return written
+
+
+def _hosts_document(skeleton: InventorySkeleton) -> dict[str, Any]:
+    def hosts(names: list[str]) -> dict[str, Any]:
+        return {"hosts": dict.fromkeys(names)}
+
+    switch_children = {
+        tier: hosts(skeleton.groups[tier])
+        for tier in ("leaf", "spine", "superspine")
+        if tier in skeleton.groups
+    }
+    return {
+        "all": {
+            "children": {
+                GPU_GROUP: hosts(skeleton.groups[GPU_GROUP]),
+                SWITCH_GROUP: {"children": switch_children},
+            }
+        }
+    }
+
+
+def _write(path: Path, data: dict[str, Any], comment: str | None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = "---\n" + (f"# {comment}\n" if comment else "")
+    path.write_text(header + yaml.safe_dump(data, sort_keys=False, default_flow_style=False))
+    return path
