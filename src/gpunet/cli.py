@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "gpunet.lab.cli",
     "gpunet.lab.switchsim.cli",
     "gpunet.render.cli",
+    "gpunet.plan.cli",
 )
 
 EXIT_INTERNAL = 1
