@@ -22,7 +22,6 @@ HEADER = (
 
 
 def generated_inventory(state: LabState, paths: LabPaths) -> dict[str, Any]:
-    # Names read through Ansible are str subclasses that yaml.safe_dump refuses: hence str().
     ssh_args = f"-o UserKnownHostsFile={paths.known_hosts} -o StrictHostKeyChecking=yes"
     return {
         "all": {
@@ -38,7 +37,7 @@ def generated_inventory(state: LabState, paths: LabPaths) -> dict[str, Any]:
                 },
                 "switches": {
                     "hosts": {
-                        str(name): {"ansible_host": LOOPBACK, "ansible_port": int(switch.port)}
+                        name: {"ansible_host": LOOPBACK, "ansible_port": switch.port}
                         for name, switch in sorted(state.switches.items())
                     },
                     # The user name is committed (group_vars/switches); the password is made per lab.
@@ -56,8 +55,8 @@ def remove_generated_inventory(paths: LabPaths) -> None:
 
 
 def write_generated_inventory(state: LabState, paths: LabPaths) -> None:
-    paths.generated.mkdir(parents=True, exist_ok=True)
     text = HEADER + yaml.safe_dump(generated_inventory(state, paths), sort_keys=False)
+    paths.generated.mkdir(parents=True, exist_ok=True)  # after rendering: never leave it empty
     target = paths.generated_inventory
     temporary = target.with_name(f".{target.name}.tmp")  # Ansible skips hidden files
     temporary.write_text(text)

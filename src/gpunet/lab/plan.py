@@ -74,7 +74,10 @@ def container_name(host: str) -> str:
 
 
 def plan_lab(fabric: Fabric) -> LabPlan:
-    """The lab for `fabric`; raises LabError naming the inventory value the lab cannot build."""
+    """The lab for `fabric`; raises LabError naming the inventory value the lab cannot build.
+
+    Names are copied as plain str: Ansible hands out str subclasses that JSON/YAML dumpers refuse.
+    """
     mgmt = LabNetwork(f"{NAME_PREFIX}-mgmt", _ipv4_network(fabric.firewall.mgmt_cidrs, "mgmt_cidrs"))
     ntp_address = _ntp_address(fabric, mgmt)
     rail_subnets: dict[int, IPv4Network] = {}
@@ -97,9 +100,9 @@ def plan_lab(fabric: Fabric) -> LabPlan:
             if nic.ip.ip == next(subnet.hosts()):
                 raise LabError(f"{path}: {nic.ip.ip} is the lab bridge's own address; use another")
             interfaces.append(
-                FabricInterface(f"{NAME_PREFIX}-rail{nic.rail}", nic.netdev, IPv4Address(nic.ip.ip))
+                FabricInterface(f"{NAME_PREFIX}-rail{nic.rail}", str(nic.netdev), IPv4Address(nic.ip.ip))
             )
-        nodes.append(LabNode(host.name, container_name(host.name), tuple(interfaces)))
+        nodes.append(LabNode(str(host.name), container_name(host.name), tuple(interfaces)))
     rails = tuple(
         LabNetwork(f"{NAME_PREFIX}-rail{rail}", subnet, fabric.host_mtu)
         for rail, subnet in sorted(rail_subnets.items())
@@ -110,10 +113,11 @@ def plan_lab(fabric: Fabric) -> LabPlan:
                 f"gpunet_fabric.firewall.mgmt_cidrs[0]: {mgmt.subnet} overlaps rail network {rail.subnet}"
             )
     switches = tuple(
-        LabSwitch(s.name, s.platform, tuple(p.name for p in s.ports)) for s in fabric.switches.values()
+        LabSwitch(str(s.name), str(s.platform), tuple(str(p.name) for p in s.ports))
+        for s in fabric.switches.values()
     )
     return LabPlan(
-        fabric=fabric.name,
+        fabric=str(fabric.name),
         mgmt=mgmt,
         rails=rails,
         ntp_container=container_name("ntp"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import shutil
 from ipaddress import IPv4Address, IPv4Network, ip_interface
 
 import pytest
@@ -15,8 +16,11 @@ from tests.conftest import REPO_ROOT
 
 
 @pytest.fixture(scope="module")
-def lab_fabric() -> Fabric:
-    return load_fabric(REPO_ROOT / "inventories" / "lab")
+def lab_fabric(tmp_path_factory: pytest.TempPathFactory) -> Fabric:
+    """The committed lab inventory, without the values a running lab generates."""
+    copy = tmp_path_factory.mktemp("lab") / "lab"
+    shutil.copytree(REPO_ROOT / "inventories" / "lab", copy, ignore=shutil.ignore_patterns("generated"))
+    return load_fabric(copy)
 
 
 def test_lab_inventory_meets_the_issue(lab_fabric: Fabric) -> None:
@@ -91,3 +95,15 @@ def test_simulators_get_the_inventory_ports(lab_fabric: Fabric) -> None:
         name: tuple(p.name for p in switch.ports) for name, switch in lab_fabric.switches.items()
     }
     assert dict(next(iter(plan.switches)).__dict__)["ports"]  # a switch without ports would serve defaults
+
+
+def test_plan_names_are_plain_strings(lab_fabric: Fabric) -> None:
+    """Ansible's str subclasses make yaml.safe_dump fail when the generated inventory is written."""
+    plan = plan_lab(lab_fabric)
+    names = [
+        plan.fabric,
+        *(n.host for n in plan.nodes),
+        *(i.netdev for n in plan.nodes for i in n.interfaces),
+    ]
+    names += [s.name for s in plan.switches] + [p for s in plan.switches for p in s.ports]
+    assert {type(name) for name in names} == {str}
