@@ -33,6 +33,12 @@ from gpunet.validate.parsers.sonic import (
     parse_show_pfc_priority,
     parse_show_queue_counters,
 )
+from gpunet.validate.parsers.switch_pfc import (
+    parse_cumulus_pfc_stats,
+    parse_eos_show_pfc_counters,
+    parse_junos_show_interfaces_extensive,
+    parse_nxos_show_interface_pfc,
+)
 
 Parser = Callable[[str], dict[str, Any]]
 
@@ -57,6 +63,10 @@ PARSERS: dict[str, Parser] = {
     "sonic-show-queue-counters": parse_show_queue_counters,
     "sonic-show-ecn": parse_show_ecn,
     "cumulus-nv-show-qos-roce": parse_nv_show_qos_roce,
+    "cumulus-nv-show-pfc-stats": parse_cumulus_pfc_stats,
+    "nxos-show-interface-pfc": parse_nxos_show_interface_pfc,
+    "eos-show-pfc-counters": parse_eos_show_pfc_counters,
+    "junos-show-interfaces-extensive": parse_junos_show_interfaces_extensive,
 }
 
 

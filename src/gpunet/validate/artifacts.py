@@ -1,0 +1,57 @@
+"""Read the artifacts folder: raw outputs by path, parsed on first use.
+
+Layout (written by playbooks/verify.yml):
+    manifest.json
+    hosts/<host>/<tool>.txt                     e.g. ibstat.txt, mlnx_qos.<netdev>.txt
+    pairs/<round>/<client>__<server>__<nic>.<tool>.txt   tool: ib_write_bw, ib_read_lat
+    pairs/iperf3/<client>__<server>.iperf3.txt
+    nccl/<run>.txt
+    switches/<switch>/<before|after>/<tool>.txt
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from gpunet.validate.manifest import Manifest, read_manifest
+from gpunet.validate.parsers import ParseError, parse
+
+
+class InputError(Exception):
+    """A check's input is missing or unreadable; the message says which file and why."""
+
+
+class Artifacts:
+    def __init__(self, root: Path, manifest: Manifest | None = None) -> None:
+        self.root = root
+        self.manifest = manifest or read_manifest(root)
+
+    def parsed(self, relative: str, tool: str) -> dict[str, Any]:
+        return _parse_file(self.root / relative, tool)
+
+    def host(self, host: str, tool: str, qualifier: str = "") -> dict[str, Any]:
+        name = f"{tool}.{qualifier}" if qualifier else tool
+        return self.parsed(f"hosts/{host}/{name}.txt", tool)
+
+    def pair_file(self, round_index: int, client: str, server: str, nic: str, tool: str) -> str:
+        return f"pairs/{round_index}/{client}__{server}__{nic}.{tool}.txt"
+
+    def switch(self, switch: str, phase: str, tool: str) -> dict[str, Any]:
+        return self.parsed(f"switches/{switch}/{phase}/{tool}.txt", tool)
+
+
+@cache
+def _parse_file(path: Path, tool: str) -> dict[str, Any]:
+    try:
+        text = path.read_text(errors="replace")
+    except FileNotFoundError:
+        raise InputError(f"{path.name} was not collected") from None
+    except OSError as error:
+        raise InputError(f"{path.name}: {error.strerror}") from None
+    try:
+        return parse(tool, text)
+    except ParseError as error:
+        first_line = next((line.strip() for line in text.splitlines() if line.strip()), "empty file")
+        raise InputError(f"{path.name}: {error} (output starts: {first_line[:120]!r})") from None

@@ -1,0 +1,104 @@
+"""The check registry and the YAML catalog that selects checks and overrides thresholds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gpunet.validate.checks.base import Check
+from gpunet.validate.checks.host import (
+    AcsDisabled,
+    FirewallRules,
+    GpuCount,
+    GpuNicAffinity,
+    NcclConfig,
+    NicPortState,
+    NicQos,
+    NtpOffset,
+    NvLink,
+    RoceGid,
+)
+from gpunet.validate.checks.switch import LosslessQueueDrops, SwitchEcn, SwitchPfc
+from gpunet.validate.checks.traffic import (
+    FaultLocalisation,
+    HostNetworkThroughput,
+    NcclBusBandwidth,
+    PairBandwidth,
+    PairLatency,
+)
+from gpunet.validate.thresholds import Thresholds
+
+CHECKS: dict[str, type[Check]] = {
+    check.name: check
+    for check in (
+        NicPortState,
+        RoceGid,
+        NicQos,
+        GpuCount,
+        NvLink,
+        GpuNicAffinity,
+        AcsDisabled,
+        NtpOffset,
+        FirewallRules,
+        NcclConfig,
+        PairBandwidth,
+        PairLatency,
+        FaultLocalisation,
+        NcclBusBandwidth,
+        HostNetworkThroughput,
+        SwitchPfc,
+        SwitchEcn,
+        LosslessQueueDrops,
+    )
+}
+DEFAULT_CATALOG = Path(__file__).with_name("catalog.yml")
+
+
+class CatalogError(ValueError):
+    """The catalog file is unreadable or names unknown checks or thresholds."""
+
+
+class Catalog:
+    def __init__(self, checks: list[str], thresholds: dict[str, Any], source: str) -> None:
+        self.checks = checks
+        self.threshold_overrides = thresholds
+        self.source = source
+
+    def thresholds(self, base: Thresholds) -> Thresholds:
+        merged = {**_as_dict(base), **self.threshold_overrides}
+        try:
+            return Thresholds.from_mapping({k: v for k, v in merged.items() if v is not None}, self.source)
+        except ValueError as error:
+            raise CatalogError(str(error)) from None
+
+
+def _as_dict(thresholds: Thresholds) -> dict[str, Any]:
+    return {name: getattr(thresholds, name) for name in Thresholds.__dataclass_fields__}
+
+
+def load_catalog(path: Path | None = None) -> Catalog:
+    path = path or DEFAULT_CATALOG
+    try:
+        document = yaml.safe_load(path.read_text()) or {}
+    except OSError as error:
+        raise CatalogError(f"{path}: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        raise CatalogError(f"{path}: not YAML: {str(error).splitlines()[0]}") from None
+    if not isinstance(document, dict) or set(document) - {"checks", "thresholds"}:
+        raise CatalogError(f"{path}: expected a mapping with 'checks' and optional 'thresholds'")
+    checks = document.get("checks") or []
+    if not isinstance(checks, list) or not all(isinstance(name, str) for name in checks):
+        raise CatalogError(f"{path}: checks: expected a list of check names")
+    unknown = [name for name in checks if name not in CHECKS]
+    if unknown:
+        raise CatalogError(f"{path}: checks: unknown {unknown} (known: {', '.join(CHECKS)})")
+    thresholds = document.get("thresholds") or {}
+    if not isinstance(thresholds, dict):
+        raise CatalogError(f"{path}: thresholds: expected a mapping")
+    try:
+        Thresholds.from_mapping(thresholds, f"{path}: thresholds")
+    except ValueError as error:
+        raise CatalogError(str(error)) from None
+    return Catalog(checks, thresholds, f"{path}: thresholds")

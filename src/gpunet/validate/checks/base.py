@@ -1,0 +1,67 @@
+"""The shape of a check (after ANTA): a name, a description, categories, the tool outputs it
+reads, the hardware it needs, and a `run` that returns results saying "expected X, saw Y"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from gpunet.validate.artifacts import Artifacts, InputError
+from gpunet.validate.manifest import HostExpectation
+from gpunet.validate.results import Result, Status
+
+GPUS = "gpus"
+RDMA_NICS = "rdma_nics"
+
+
+class Check:
+    name: ClassVar[str]
+    description: ClassVar[str]
+    categories: ClassVar[tuple[str, ...]]
+    commands: ClassVar[tuple[str, ...]]  # the `gpunet parse` tools whose output it reads
+    needs: ClassVar[str | None] = None  # GPUS or RDMA_NICS: skipped where the inventory lacks them
+
+    def __init__(self, artifacts: Artifacts, inputs: dict[str, Any] | None = None) -> None:
+        self.artifacts = artifacts
+        self.manifest = artifacts.manifest
+        self.thresholds = artifacts.manifest.thresholds
+        self.inputs = inputs or {}
+
+    def run(self) -> Iterator[Result]:
+        raise NotImplementedError
+
+    def result(self, target: str, passed: bool, expected: str, actual: str, message: str = "") -> Result:
+        status = Status.PASS if passed else Status.FAIL
+        return Result(self.name, target, status, expected, actual, message, self.categories[0])
+
+    def unavailable(
+        self, target: str, hosts: list[HostExpectation], error: InputError, expected: str
+    ) -> Result:
+        """Input missing or unreadable: skipped where the inventory declares no such hardware, else error."""
+        lacking = [host for host in hosts if self.needs and not _has(host, self.needs)]
+        if lacking:
+            reason = lacking[0].hardware_reason or f"inventory declares no {self.needs.replace('_', ' ')}"
+            return Result(
+                self.name,
+                target,
+                Status.SKIPPED,
+                expected,
+                "not run",
+                f"{lacking[0].name}: {reason}",
+                self.categories[0],
+            )
+        return Result(self.name, target, Status.ERROR, expected, "no input", str(error), self.categories[0])
+
+
+def _has(host: HostExpectation, hardware: str) -> bool:
+    return host.has_gpus if hardware == GPUS else host.has_rdma_nics
+
+
+def read_host(
+    check: Check, host: HostExpectation, tool: str, target: str, expected: str, qualifier: str = ""
+):
+    """(parsed, None) or (None, a skipped/error Result)."""
+    try:
+        return check.artifacts.host(host.name, tool, qualifier), None
+    except InputError as error:
+        return None, check.unavailable(target, [host], error, expected)

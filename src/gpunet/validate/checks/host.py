@@ -1,0 +1,283 @@
+"""Checks of one GPU host's own state: NICs, QoS, GPUs, PCIe, time, firewall, NCCL config."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from gpunet.validate.checks.base import GPUS, RDMA_NICS, Check, read_host
+from gpunet.validate.manifest import HostExpectation, NicExpectation
+from gpunet.validate.results import Result
+
+_NEAR_PCIE = ("PIX", "PXB")  # at most PCIe switches between GPU and NIC: GPUDirect RDMA at full speed
+_ACS_REDIRECT_FLAGS = ("SrcValid", "ReqRedir", "CmpltRedir")
+
+
+def _find_port(devices: list[dict[str, Any]], nic: str, key: str = "ports") -> dict[str, Any] | None:
+    device = next((d for d in devices if d["name"] == nic), None)
+    return device[key][0] if device and device[key] else None
+
+
+class NicPortState(Check):
+    name = "nic_port_state"
+    description = "Every expected NIC port is Active/LinkUp at the expected rate and link layer"
+    categories = ("nic",)
+    commands = ("ibstat",)
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        layer = "Ethernet" if self.manifest.transport == "roce" else "InfiniBand"
+        for host in self.manifest.hosts.values():
+            for nic in host.nics:
+                target = f"{host.name}:{nic.name}"
+                expected = f"Active/LinkUp {nic.speed_gbps} Gb/s {layer}"
+                parsed, problem = read_host(self, host, "ibstat", target, expected)
+                if problem:
+                    yield problem
+                    continue
+                port = _find_port(parsed["devices"], nic.name)
+                if port is None:
+                    yield self.result(target, False, expected, "device not listed by ibstat")
+                    continue
+                actual = (
+                    f"{port.get('state')}/{port.get('physical_state')} {port.get('rate_gbps')} Gb/s "
+                    f"{port.get('link_layer')}"
+                )
+                yield self.result(target, actual == expected, expected, actual)
+
+
+class RoceGid(Check):
+    name = "roce_v2_gid"
+    description = "Every RoCE NIC port has a RoCE v2 GID (needed for routable RoCE)"
+    categories = ("nic",)
+    commands = ("ibv_devinfo",)
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        if self.manifest.transport != "roce":
+            return
+        for host in self.manifest.hosts.values():
+            for nic in host.nics:
+                target = f"{host.name}:{nic.name}"
+                expected = "a RoCE v2 GID"
+                parsed, problem = read_host(self, host, "ibv_devinfo", target, expected)
+                if problem:
+                    yield problem
+                    continue
+                port = _find_port(parsed["devices"], nic.name)
+                gids = [g for g in (port or {}).get("gids", []) if "v2" in (g.get("type") or "")]
+                actual = f"GID index {gids[0]['index']} ({gids[0]['type']})" if gids else "no RoCE v2 GID"
+                yield self.result(target, bool(gids), expected, actual)
+
+
+class NicQos(Check):
+    name = "nic_qos"
+    description = "NIC trust mode, PFC vector, DSCP mapping and RoCE traffic class as designed"
+    categories = ("qos",)
+    commands = ("mlnx_qos", "traffic-class")
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        m = self.manifest
+        vector = ",".join("1" if prio == m.lossless_priority else "0" for prio in range(8))
+        expected = (
+            f"trust {m.trust}, PFC {vector}, DSCP {m.roce_dscp} -> priority {m.lossless_priority}, "
+            f"traffic class {m.traffic_class}"
+        )
+        for host in m.hosts.values():
+            for nic in host.nics:
+                yield self._judge(host, nic, expected)
+
+    def _judge(self, host: HostExpectation, nic: NicExpectation, expected: str) -> Result:
+        target = f"{host.name}:{nic.name}"
+        qos, problem = read_host(self, host, "mlnx_qos", target, expected, nic.netdev)
+        if problem:
+            return problem
+        tclass, problem = read_host(self, host, "traffic-class", target, expected, nic.name)
+        if problem:
+            return problem
+        vector = ",".join(str(bit) for bit in qos["pfc_enabled"])
+        prio = qos["dscp_to_priority"].get(str(self.manifest.roce_dscp))
+        actual = (
+            f"trust {qos['trust']}, PFC {vector}, DSCP {self.manifest.roce_dscp} -> priority {prio}, "
+            f"traffic class {tclass['traffic_class']}"
+        )
+        return self.result(target, actual == expected, expected, actual)
+
+
+class GpuCount(Check):
+    name = "gpu_count"
+    description = "The host has the expected number of GPUs"
+    categories = ("gpu",)
+    commands = ("nvidia-smi-q",)
+    needs = GPUS
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            expected = f"{host.gpus} GPUs"
+            parsed, problem = read_host(self, host, "nvidia-smi-q", host.name, expected)
+            if problem:
+                yield problem
+                continue
+            actual = f"{parsed['attached_gpus']} GPUs"
+            yield self.result(host.name, actual == expected, expected, actual)
+
+
+class NvLink(Check):
+    name = "nvlink"
+    description = "Every GPU pair of a host is connected by NVLink"
+    categories = ("gpu",)
+    commands = ("nvidia-smi-topo",)
+    needs = GPUS
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            expected = "NV# between every GPU pair"
+            topo, problem = read_host(self, host, "nvidia-smi-topo", host.name, expected)
+            if problem:
+                yield problem
+                continue
+            gpus = topo["gpus"]
+            slow = [
+                f"{a}-{b} {topo['matrix'][a][b]}"
+                for i, a in enumerate(gpus)
+                for b in gpus[i + 1 :]
+                if not topo["matrix"].get(a, {}).get(b, "").startswith("NV")
+            ]
+            actual = (
+                f"{len(gpus)} GPUs, all pairs NVLink"
+                if not slow
+                else "without NVLink: " + ", ".join(slow[:8])
+            )
+            yield self.result(host.name, not slow, expected, actual)
+
+
+class GpuNicAffinity(Check):
+    name = "gpu_nic_affinity"
+    description = "Every fabric NIC sits behind the same PCIe switch as a GPU (PIX or PXB)"
+    categories = ("gpu", "pcie")
+    commands = ("nvidia-smi-topo",)
+    needs = GPUS
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            topo, problem = read_host(self, host, "nvidia-smi-topo", host.name, "PIX or PXB to a GPU")
+            if problem:
+                yield problem
+                continue
+            aliases = {name: alias for alias, name in topo["nic_legend"].items()}
+            for nic in host.nics:
+                column = aliases.get(nic.name, nic.name)
+                relations = [topo["matrix"][gpu].get(column) for gpu in topo["gpus"] if gpu in topo["matrix"]]
+                relations = [r for r in relations if r]
+                nearest = min(relations, key=_distance, default="not in topology")
+                yield self.result(
+                    f"{host.name}:{nic.name}", nearest in _NEAR_PCIE, "PIX or PXB to a GPU", nearest
+                )
+
+
+def _distance(relation: str) -> int:
+    order = ("X", "PIX", "PXB", "PHB", "NODE", "SYS")
+    return order.index(relation) if relation in order else len(order)
+
+
+class AcsDisabled(Check):
+    name = "pcie_acs_off"
+    description = "PCIe ACS redirection is off, so GPU-NIC peer traffic is not sent up to the root complex"
+    categories = ("pcie",)
+    commands = ("lspci-acs",)
+    needs = GPUS
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            expected = f"no device with {'/'.join(_ACS_REDIRECT_FLAGS)} enabled"
+            parsed, problem = read_host(self, host, "lspci-acs", host.name, expected)
+            if problem:
+                yield problem
+                continue
+            enabled = [
+                f"{d['address']} " + "+".join(f for f in _ACS_REDIRECT_FLAGS if d["acs_control"].get(f))
+                for d in parsed["devices"]
+                if any(d["acs_control"].get(f) for f in _ACS_REDIRECT_FLAGS)
+            ]
+            actual = "ACS redirect on: " + ", ".join(enabled[:6]) if enabled else "off on every device"
+            yield self.result(host.name, not enabled, expected, actual)
+
+
+class NtpOffset(Check):
+    name = "ntp_offset"
+    description = "chrony is synchronised and the clock offset is under the fabric's limit"
+    categories = ("time",)
+    commands = ("chronyc-tracking",)
+
+    def run(self) -> Iterator[Result]:
+        limit = self.manifest.ntp_max_offset_ms
+        for host in self.manifest.hosts.values():
+            expected = f"synchronised, |offset| <= {limit:g} ms"
+            parsed, problem = read_host(self, host, "chronyc-tracking", host.name, expected)
+            if problem:
+                yield problem
+                continue
+            offset = parsed["system_time_offset_ms"]
+            state = "synchronised" if parsed["synchronised"] else parsed["leap_status"]
+            actual = f"{state}, offset {offset:.3f} ms"
+            yield self.result(host.name, parsed["synchronised"] and abs(offset) <= limit, expected, actual)
+
+
+class FirewallRules(Check):
+    name = "firewall_rules"
+    description = "nftables accepts RoCEv2 (UDP 4791) and the pinned NCCL port range"
+    categories = ("firewall",)
+    commands = ("nft-ruleset",)
+
+    def run(self) -> Iterator[Result]:
+        low, high = self.manifest.nccl_port_range
+        required = {self.manifest.roce_port, *range(low, high + 1)}
+        expected = f"accept rules for {self.manifest.roce_port} and {low}-{high}"
+        for host in self.manifest.hosts.values():
+            parsed, problem = read_host(self, host, "nft-ruleset", host.name, expected)
+            if problem:
+                yield problem
+                continue
+            accepted = {
+                port for rule in parsed["rules"] if rule["verdict"] == "accept" for port in rule["dports"]
+            }
+            missing = sorted(required - accepted)
+            actual = "all accepted" if not missing else f"not accepted: {_ranges(missing)}"
+            yield self.result(host.name, not missing, expected, actual)
+
+
+def _ranges(ports: list[int]) -> str:
+    spans: list[list[int]] = []
+    for port in ports:
+        if spans and port == spans[-1][1] + 1:
+            spans[-1][1] = port
+        else:
+            spans.append([port, port])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+class NcclConfig(Check):
+    name = "nccl_config"
+    description = "/etc/nccl.conf names every fabric NIC and the RoCE traffic class"
+    categories = ("nccl",)
+    commands = ("nccl-conf",)
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            names = ",".join(nic.name for nic in host.nics)
+            expected = f"NCCL_IB_HCA covers {names}; NCCL_IB_TC={self.manifest.traffic_class}"
+            parsed, problem = read_host(self, host, "nccl-conf", host.name, expected)
+            if problem:
+                yield problem
+                continue
+            settings = parsed["settings"]
+            listed = {
+                re.split(r"[:]", item)[0] for item in settings.get("NCCL_IB_HCA", "").lstrip("=^").split(",")
+            }
+            missing = [nic.name for nic in host.nics if nic.name not in listed]
+            tc = settings.get("NCCL_IB_TC")
+            actual = f"NCCL_IB_HCA={settings.get('NCCL_IB_HCA', '(unset)')}; NCCL_IB_TC={tc or '(unset)'}"
+            passed = not missing and tc == str(self.manifest.traffic_class)
+            yield self.result(host.name, passed, expected, actual)

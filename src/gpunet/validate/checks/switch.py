@@ -1,0 +1,159 @@
+"""Switch checks from the PFC/ECN/queue show commands collected before and after the traffic tests.
+
+Which show command answers which question differs per OS; an OS whose collected commands cannot
+answer a question (EOS and Junos print PFC counters only) gets no result for that check, and
+docs/validation.md lists those gaps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gpunet.validate.artifacts import InputError
+from gpunet.validate.checks.base import Check
+from gpunet.validate.manifest import SwitchExpectation
+from gpunet.validate.results import Result, Status
+
+AFTER = "after"
+BEFORE = "before"
+
+# The show commands collected per platform (file stem = `gpunet parse` tool name); the verify
+# roles read this table through `gpunet.validate.collect_plan`.
+SWITCH_COMMANDS: dict[str, dict[str, str]] = {
+    "nxos": {"nxos-show-interface-pfc": "show interface priority-flow-control"},
+    "eos": {"eos-show-pfc-counters": "show priority-flow-control counters"},
+    "cumulus": {"cumulus-nv-show-qos-roce": "nv show qos roce"},
+    "sonic": {
+        "sonic-show-pfc-priority": "show pfc priority",
+        "sonic-show-pfc-counters": "show pfc counters",
+        "sonic-show-queue-counters": "show queue counters",
+        "sonic-show-ecn": "show ecn",
+    },
+    "junos": {},
+}
+
+
+class _SwitchCheck(Check):
+    categories = ("switch",)
+    platforms: tuple[str, ...] = ()
+
+    def run(self) -> Iterator[Result]:
+        for switch in self.manifest.switches.values():
+            if switch.platform in self.platforms and switch.lossless_ports:
+                yield from self.judge(switch)
+
+    def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
+        raise NotImplementedError
+
+    def read(self, switch: SwitchExpectation, phase: str, tool: str) -> dict[str, Any]:
+        return self.artifacts.switch(switch.name, phase, tool)
+
+    def error(self, target: str, expected: str, error: InputError) -> Result:
+        return Result(self.name, target, Status.ERROR, expected, "no input", str(error), self.categories[0])
+
+
+class SwitchPfc(_SwitchCheck):
+    name = "switch_pfc"
+    description = "PFC is on for the lossless priority on every lossless switch port"
+    commands = ("sonic-show-pfc-priority", "nxos-show-interface-pfc", "cumulus-nv-show-qos-roce")
+    platforms = ("sonic", "nxos", "cumulus")
+
+    def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
+        prio = self.manifest.lossless_priority
+        expected = f"PFC on priority {prio}"
+        try:
+            if switch.platform == "cumulus":
+                settings = self.read(switch, AFTER, "cumulus-nv-show-qos-roce")["settings"]
+                configured = _priorities(settings.get("pfc.pfc-priority"))
+                actual = f"pfc-priority {settings.get('pfc.pfc-priority')}"
+                yield self.result(switch.name, prio in configured, expected, actual)
+                return
+            if switch.platform == "sonic":
+                table = self.read(switch, AFTER, "sonic-show-pfc-priority")["interfaces"]
+                per_port = {port: table.get(port) for port in switch.lossless_ports}
+            else:
+                table = self.read(switch, AFTER, "nxos-show-interface-pfc")["interfaces"]
+                per_port = {
+                    port: table[port]["priorities"] if table.get(port, {}).get("oper") == "On" else []
+                    for port in switch.lossless_ports
+                    if port in table
+                } | {port: None for port in switch.lossless_ports if port not in table}
+        except InputError as error:
+            yield self.error(switch.name, expected, error)
+            return
+        for port, priorities in per_port.items():
+            actual = "port not listed" if priorities is None else f"PFC on {priorities or 'no priority'}"
+            yield self.result(
+                f"{switch.name}:{port}", bool(priorities) and prio in priorities, expected, actual
+            )
+
+
+def _priorities(text: str | None) -> list[int]:
+    return [int(p) for p in (text or "").split(",") if p.strip().isdigit()]
+
+
+class SwitchEcn(_SwitchCheck):
+    name = "switch_ecn"
+    description = "ECN marking is on for the lossless traffic class with the designed thresholds"
+    commands = ("sonic-show-ecn", "cumulus-nv-show-qos-roce")
+    platforms = ("sonic", "cumulus")
+
+    def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
+        m = self.manifest
+        try:
+            if switch.platform == "cumulus":
+                settings = self.read(switch, AFTER, "cumulus-nv-show-qos-roce")["settings"]
+                expected = f"ECN mode, enabled on TC {m.lossless_priority}"
+                mode = settings.get("congestion-control.congestion-mode")
+                tcs = _priorities(settings.get("congestion-control.enabled-tc"))
+                actual = f"{mode} mode, enabled on TC {','.join(map(str, tcs)) or 'none'}"
+                yield self.result(switch.name, mode == "ECN" and m.lossless_priority in tcs, expected, actual)
+                return
+            expected = (
+                f"an ECN profile with green thresholds {m.ecn_min_threshold_kb * 1024}-"
+                f"{m.ecn_max_threshold_kb * 1024} bytes"
+            )
+            profiles = self.read(switch, AFTER, "sonic-show-ecn")["profiles"]
+        except InputError as error:
+            yield self.error(switch.name, expected, error)
+            return
+        wanted = (m.ecn_min_threshold_kb * 1024, m.ecn_max_threshold_kb * 1024)
+        seen = [
+            f"{name} {p.get('ecn')} {p.get('green_min_threshold')}-{p.get('green_max_threshold')}"
+            for name, p in profiles.items()
+        ]
+        matching = [
+            name
+            for name, p in profiles.items()
+            if p.get("ecn") not in (None, "ecn_none")
+            and (p.get("green_min_threshold"), p.get("green_max_threshold")) == wanted
+        ]
+        yield self.result(switch.name, bool(matching), expected, "; ".join(seen) or "no profile")
+
+
+class LosslessQueueDrops(_SwitchCheck):
+    name = "lossless_queue_drops"
+    description = "No packet was dropped on the lossless queue of a lossless port during the traffic tests"
+    commands = ("sonic-show-queue-counters",)
+    platforms = ("sonic",)
+
+    def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
+        queue = f"UC{self.manifest.lossless_priority}"
+        expected = f"0 drops on {queue} between before and after"
+        try:
+            before = _drops(self.read(switch, BEFORE, "sonic-show-queue-counters"), queue)
+            after = _drops(self.read(switch, AFTER, "sonic-show-queue-counters"), queue)
+        except InputError as error:
+            yield self.error(switch.name, expected, error)
+            return
+        for port in switch.lossless_ports:
+            if port not in after or port not in before:
+                yield self.result(f"{switch.name}:{port}", False, expected, "port not in queue counters")
+                continue
+            delta = after[port] - before[port]
+            yield self.result(f"{switch.name}:{port}", delta == 0, expected, f"{delta} drops on {queue}")
+
+
+def _drops(parsed: dict[str, Any], queue: str) -> dict[str, int]:
+    return {row["port"]: row["drop_pkts"] or 0 for row in parsed["queues"] if row["queue"] == queue}

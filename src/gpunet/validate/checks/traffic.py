@@ -1,0 +1,219 @@
+"""Traffic tests between hosts: perftest per pair and rail, nccl-tests, iperf3; and the fault
+localisation that reads the pair matrix."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gpunet.validate.artifacts import InputError
+from gpunet.validate.checks.base import GPUS, RDMA_NICS, Check
+from gpunet.validate.manifest import HostExpectation, NicExpectation
+from gpunet.validate.results import Result, Status
+
+
+@dataclass(frozen=True)
+class PairEnds:
+    round: int
+    client: HostExpectation
+    server: HostExpectation
+    client_nic: NicExpectation
+    server_nic: NicExpectation
+
+    @property
+    def target(self) -> str:
+        return f"{self.client.name}:{self.client_nic.name}<->{self.server.name}:{self.server_nic.name}"
+
+
+def scheduled_pairs(check: Check) -> Iterator[PairEnds]:
+    hosts = check.manifest.hosts
+    for index, round_ in enumerate(check.manifest.pair_rounds):
+        for pair in round_:
+            client, server = hosts.get(pair["client"]), hosts.get(pair["server"])
+            if client is None or server is None:
+                continue
+            client_nic = next((n for n in client.nics if n.rail == pair["rail"]), None)
+            server_nic = next((n for n in server.nics if n.rail == pair["rail"]), None)
+            if client_nic and server_nic:
+                yield PairEnds(index, client, server, client_nic, server_nic)
+
+
+class _PairCheck(Check):
+    categories = ("fabric",)
+    needs = RDMA_NICS
+    tool = ""
+
+    def run(self) -> Iterator[Result]:
+        for ends in scheduled_pairs(self):
+            relative = self.artifacts.pair_file(
+                ends.round, ends.client.name, ends.server.name, ends.client_nic.name, self.tool
+            )
+            expected = self.expectation(ends)
+            try:
+                parsed = self.artifacts.parsed(relative, "perftest")
+                if parsed["error"]:
+                    raise InputError(f"{self.tool} reported: {parsed['error']}")
+            except InputError as error:
+                yield self.unavailable(ends.target, [ends.client, ends.server], error, expected)
+                continue
+            yield self.judge(ends, parsed["results"][-1], expected)
+
+    def expectation(self, ends: PairEnds) -> str:
+        raise NotImplementedError
+
+    def judge(self, ends: PairEnds, row: dict, expected: str) -> Result:
+        raise NotImplementedError
+
+
+class PairBandwidth(_PairCheck):
+    name = "pair_bandwidth"
+    description = "ib_write_bw between each scheduled pair reaches the threshold share of NIC line rate"
+    commands = ("perftest",)
+    tool = "ib_write_bw"
+
+    def line_rate(self, ends: PairEnds) -> int:
+        return min(ends.client_nic.speed_gbps, ends.server_nic.speed_gbps)
+
+    def expectation(self, ends: PairEnds) -> str:
+        fraction = self.thresholds.perftest_min_fraction
+        return (
+            f">= {fraction * self.line_rate(ends):.1f} Gb/s ({fraction:.0%} of {self.line_rate(ends)} Gb/s)"
+        )
+
+    def judge(self, ends: PairEnds, row: dict, expected: str) -> Result:
+        floor = self.thresholds.perftest_min_fraction * self.line_rate(ends)
+        measured = row["bw_avg_gbps"]
+        actual = f"{measured:.1f} Gb/s average at {row['bytes']} B"
+        return self.result(ends.target, measured >= floor, expected, actual)
+
+
+class PairLatency(_PairCheck):
+    name = "pair_latency"
+    description = "ib_read_lat typical latency between each scheduled pair is under the limit"
+    commands = ("perftest",)
+    tool = "ib_read_lat"
+
+    def expectation(self, ends: PairEnds) -> str:
+        return f"t_typical <= {self.thresholds.perftest_max_latency_us:g} us"
+
+    def judge(self, ends: PairEnds, row: dict, expected: str) -> Result:
+        typical = row["t_typical_us"]
+        actual = f"t_typical {typical:g} us at {row['bytes']} B"
+        return self.result(ends.target, typical <= self.thresholds.perftest_max_latency_us, expected, actual)
+
+
+class FaultLocalisation(Check):
+    name = "fault_localisation"
+    description = "Names the NIC failing with two or more partners, or the path of a single failing pair"
+    categories = ("fabric",)
+    commands = ("perftest",)
+
+    def run(self) -> Iterator[Result]:
+        ends_by_target = {ends.target: ends for ends in scheduled_pairs(self)}
+        failed = [r for r in PairBandwidth(self.artifacts).run() if r.status == Status.FAIL]
+        partners: dict[str, set[str]] = defaultdict(set)
+        ports: dict[str, str] = {}
+        for result in failed:
+            ends = ends_by_target[result.target]
+            for mine, nic, other in (
+                (ends.client, ends.client_nic, ends.server),
+                (ends.server, ends.server_nic, ends.client),
+            ):
+                key = f"{mine.name}:{nic.name}"
+                partners[key].add(other.name)
+                ports[key] = f"{nic.switch}:{nic.switch_port}"
+        suspects = {nic for nic, others in partners.items() if len(others) >= 2}
+        for nic in sorted(suspects):
+            yield Result(
+                self.name,
+                nic,
+                Status.FAIL,
+                "full bandwidth with every partner",
+                f"below threshold with {len(partners[nic])} partners: {', '.join(sorted(partners[nic]))}",
+                f"suspect NIC {nic} (switch port {ports[nic]}): check the NIC, its cable and that port",
+                self.categories[0],
+            )
+        for result in failed:
+            ends = ends_by_target[result.target]
+            client = f"{ends.client.name}:{ends.client_nic.name}"
+            server = f"{ends.server.name}:{ends.server_nic.name}"
+            if client in suspects or server in suspects:
+                continue
+            path = (
+                f"{client} ({ends.client_nic.switch}:{ends.client_nic.switch_port}) <-> "
+                f"{server} ({ends.server_nic.switch}:{ends.server_nic.switch_port})"
+            )
+            yield Result(
+                self.name,
+                result.target,
+                Status.FAIL,
+                "full bandwidth on this path",
+                result.actual,
+                f"single failing pair; suspect path: {path}",
+                self.categories[0],
+            )
+        if not failed and ends_by_target:
+            yield self.result(self.manifest.fabric, True, "no failing pair", "no failing pair")
+
+
+class NcclBusBandwidth(Check):
+    name = "nccl_busbw"
+    description = (
+        "nccl-tests all_reduce_perf has no wrong values and reaches its share of the planner's busbw bound"
+    )
+    categories = ("nccl",)
+    commands = ("nccl-tests",)
+    needs = GPUS
+
+    def run(self) -> Iterator[Result]:
+        fraction = self.thresholds.nccl_min_fraction
+        for run in self.manifest.nccl_runs.values():
+            floor = fraction * run.bound_busbw_gbs
+            expected = (
+                f"0 wrong, peak busbw >= {floor:.1f} GB/s ({fraction:.0%} of bound {run.bound_busbw_gbs:g})"
+            )
+            hosts = [self.manifest.hosts[name] for name in run.hosts if name in self.manifest.hosts]
+            try:
+                parsed = self.artifacts.parsed(f"nccl/{run.name}.txt", "nccl-tests")
+            except InputError as error:
+                yield self.unavailable(f"nccl:{run.name}", hosts, error, expected)
+                continue
+            if parsed["error"]:
+                yield self.result(
+                    f"nccl:{run.name}", False, expected, "no results", f"run failed: {parsed['error']}"
+                )
+                continue
+            wrong = sum(
+                half["wrong"] or 0
+                for row in parsed["rows"]
+                for half in (row["out_of_place"], row["in_place"])
+            )
+            wrong += parsed["out_of_bounds"] or 0
+            peak = max(row["out_of_place"]["busbw_gbs"] or 0 for row in parsed["rows"])
+            actual = f"{wrong} wrong, peak busbw {peak:g} GB/s (avg {parsed['avg_busbw_gbs']})"
+            yield self.result(f"nccl:{run.name}", wrong == 0 and peak >= floor, expected, actual)
+
+
+class HostNetworkThroughput(Check):
+    name = "iperf3_throughput"
+    description = "iperf3 TCP throughput between host pairs on the host network"
+    categories = ("host-network",)
+    commands = ("iperf3",)
+
+    def run(self) -> Iterator[Result]:
+        floor = self.thresholds.iperf3_min_gbps
+        expected = f">= {floor:g} Gb/s"
+        for client, server in self.manifest.iperf3_pairs:
+            target = f"{client}<->{server}"
+            hosts = [self.manifest.hosts[name] for name in (client, server) if name in self.manifest.hosts]
+            try:
+                parsed = self.artifacts.parsed(f"pairs/iperf3/{client}__{server}.iperf3.txt", "iperf3")
+            except InputError as error:
+                yield self.unavailable(target, hosts, error, expected)
+                continue
+            if parsed["error"] or parsed["received_gbps"] is None:
+                yield self.result(target, False, expected, "no result", f"iperf3 reported: {parsed['error']}")
+                continue
+            actual = f"{parsed['received_gbps']:.2f} Gb/s received, {parsed['retransmits']} retransmits"
+            yield self.result(target, parsed["received_gbps"] >= floor, expected, actual)

@@ -1,0 +1,57 @@
+"""The one result model every check returns, and the exit code a set of results maps to."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    PASS = "pass"
+    FAIL = "fail"  # the check ran and the fabric is not as designed
+    ERROR = "error"  # the check could not run: input missing or unreadable
+    SKIPPED = "skipped"  # the inventory says this environment has no such hardware
+
+
+@dataclass(frozen=True)
+class Result:
+    check: str
+    target: str  # what was judged: "gpu01", "gpu01:mlx5_0", "gpu01:mlx5_0<->gpu02:mlx5_0", "leaf01:Ethernet0"
+    status: Status
+    expected: str
+    actual: str
+    message: str = ""
+    category: str = ""
+
+    @property
+    def group(self) -> str:
+        """The device a result belongs to, for grouping reports by host or switch."""
+        return self.target.split(":", 1)[0].split("<->", 1)[0]
+
+    def as_dict(self) -> dict[str, str]:
+        return {**asdict(self), "status": str(self.status)}
+
+
+EXIT_PASSED = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_COULD_NOT_RUN = 3
+EXIT_FAILED = 4
+
+
+def exit_code(results: Iterable[Result]) -> int:
+    """0 all passed (skips allowed); 4 any check failed; 3 otherwise if any check could not run."""
+    statuses = {result.status for result in results}
+    if Status.FAIL in statuses:
+        return EXIT_FAILED
+    if Status.ERROR in statuses:
+        return EXIT_COULD_NOT_RUN
+    return EXIT_PASSED
+
+
+def counts(results: Iterable[Result]) -> dict[str, int]:
+    totals = dict.fromkeys((str(s) for s in Status), 0)
+    for result in results:
+        totals[str(result.status)] += 1
+    return totals

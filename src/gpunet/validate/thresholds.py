@@ -1,0 +1,58 @@
+"""Thresholds derived from the topology; each one can be overridden in a checks catalog file.
+
+perftest is judged against the line rate of the slower NIC of a pair; nccl-tests busbw against
+the planner's bound (gpunet.plan.collective) for that run's node count, NICs and GPU links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from gpunet.plan.collective import allreduce_busbw_bound_gbps, gbps_to_gbytes_per_s
+
+# One GPU's NVLink bandwidth, one direction, in Gb/s, by model name prefix (vendor datasheets:
+# H100/H200 SXM 900 GB/s and A100 SXM 600 GB/s bidirectional, B200 1.8 TB/s).
+GPU_LINK_GBPS: tuple[tuple[str, float], ...] = (
+    ("B200", 7200.0),
+    ("GB200", 7200.0),
+    ("H200", 3600.0),
+    ("H100-SXM", 3600.0),
+    ("A100-SXM", 2400.0),
+)
+# Anything else (PCIe cards): one PCIe Gen5 x16 direction, about 64 GB/s.
+DEFAULT_GPU_LINK_GBPS = 512.0
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    perftest_min_fraction: float = 0.90  # of the slower NIC's line rate
+    perftest_max_latency_us: float = 5.0  # typical ib_read_lat, small messages, same rail
+    nccl_min_fraction: float = 0.80  # of the planner's busbw bound
+    iperf3_min_gbps: float = 1.0  # host network; the lab's veths and real NICs both exceed it
+    intra_node_gbps: float | None = None  # None: from the GPU model (GPU_LINK_GBPS)
+
+    @classmethod
+    def from_mapping(cls, values: dict[str, Any], where: str) -> Thresholds:
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ValueError(f"{where}: unknown threshold(s) {unknown} (known: {sorted(known)})")
+        for name, value in values.items():
+            if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{where}.{name}: expected a positive number, got {value!r}")
+        return replace(cls(), **{name: float(value) for name, value in values.items()})
+
+
+def gpu_link_gbps(model: str) -> float:
+    return next(
+        (gbps for prefix, gbps in GPU_LINK_GBPS if model.upper().startswith(prefix)), DEFAULT_GPU_LINK_GBPS
+    )
+
+
+def nccl_busbw_bound_gbytes(
+    nodes: int, gpus_per_node: int, nic_gbps: float, nics_per_node: int, intra_node_gbps: float
+) -> float:
+    """The all-reduce busbw bound in GB/s (the unit nccl-tests prints)."""
+    bound = allreduce_busbw_bound_gbps(nodes, gpus_per_node, nic_gbps, nics_per_node, intra_node_gbps)
+    return gbps_to_gbytes_per_s(bound)
