@@ -6,6 +6,8 @@ Conventions (docs/planner.md explains them with examples):
   oversubscription (1:1 gives d = u = k/2). Downlinks take ports 1..d, uplinks d+1..d+u.
 - Rail-optimised: a scalable unit (SU) is d nodes and one leaf per rail; NIC r of every node in the
   SU lands on the SU's rail-r leaf. Not rail-optimised: a leaf takes d // nics_per_node whole nodes.
+- A partly filled cluster (one SU, not full) gets only the uplinks its fullest leaf needs at the
+  ratio, two at least; free ports stay free for growth.
 - Two tiers: every leaf connects to every spine with the same number of links (u / spines).
 - Three tiers: pods of at most k/2 leaves (whole SUs when rail-optimised) with their own spines
   (k/2 down, as many up: the spine tier is non-blocking); spine j of every pod joins plane j of
@@ -85,7 +87,8 @@ class Topology:
 
     @property
     def leaf_oversubscription(self) -> Fraction:
-        return Fraction(self.leaf_down, self.leaf_up)
+        """Downlink to uplink capacity of the fullest leaf."""
+        return max(Fraction(s.down_used, s.up_used) for s in self.switches_in_tier("leaf"))
 
 
 def split_leaf_ports(radix: int, oversubscription: Fraction) -> tuple[int, int]:
@@ -96,9 +99,10 @@ def split_leaf_ports(radix: int, oversubscription: Fraction) -> tuple[int, int]:
 
 
 def stripe_width(lower_count: int, uplinks_each: int, capacity: int) -> int | None:
-    """Fewest upper switches such that each lower switch reaches every one of them with the same
-    number of links (so the count divides `uplinks_each`) and none takes more than `capacity`."""
-    for width in range(1, uplinks_each + 1):
+    """Fewest upper switches (two at least, for redundancy, where there are two uplinks) such that
+    each lower switch reaches every one of them with the same number of links (so the count divides
+    `uplinks_each`) and none takes more than `capacity`."""
+    for width in range(min(2, uplinks_each), uplinks_each + 1):
         if uplinks_each % width == 0 and lower_count * (uplinks_each // width) <= capacity:
             return width
     return None
@@ -198,6 +202,11 @@ def build_topology(request: PlanRequest, tiers: int, rail_optimised: bool) -> To
     for index, name in enumerate(leaves):
         topology.switches[name] = PlannedSwitch(name, "leaf", k, f"su{index // leaves_per_group + 1}")
     _cable_hosts(topology, leaves, nodes_per_group, leaves_per_group)
+    # A partly filled cluster needs only the uplinks its fullest leaf uses at the ratio (at least
+    # two, for redundancy); a full leaf gets all of them. The same count on every leaf keeps the
+    # striping even.
+    fullest = max(topology.switches[name].down_used for name in leaves)
+    topology.leaf_up = min(up, max(math.ceil(fullest / request.oversubscription), 2))
     if tiers == 2:
         _cable_two_tier(topology, leaves)
     else:
