@@ -94,7 +94,7 @@ class EosPersonality(Personality):
         if command == "end" or (command == "exit" and not self.editor.stack):
             self.editor, self.session = None, None
             return ""
-        if self.session is not None and not self.editor.stack:
+        if self.session is not None:  # session commands work in every sub-mode, as on EOS
             handled = self.session_command(command)
             if handled is not None:
                 return handled

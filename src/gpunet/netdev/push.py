@@ -1,0 +1,115 @@
+"""Push one switch's reviewed config (intended/<fabric>/<switch>.cfg) safely.
+
+Order: read running -> diff (staged on the device where the OS diffs itself) -> stop here in
+check mode or when nothing differs -> back up running -> apply (with the OS's confirm timer) ->
+confirm over a NEW SSH session -> save. Any failure leaves the previous config: undone at once,
+rolled back from a checkpoint, or rolled back by the OS's own timer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpunet.model.fabric import Switch
+from gpunet.netdev.backup import write_backup
+from gpunet.netdev.errors import DeviceRejectedError, PushError
+from gpunet.netdev.session import open_session
+from gpunet.netdev.strategies import STRATEGIES, CommitStrategy, PushOptions, SessionLost
+from gpunet.platforms import get_platform
+
+
+@dataclass
+class PushResult:
+    switch: str
+    platform: str
+    changed: bool
+    diff: str
+    backup: Path | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Connection:
+    """How to log in; `repr` never shows the password."""
+
+    password: str
+    host_key_checking: bool = True
+    known_hosts: Path | None = None
+    username: str | None = None
+    timeout_s: float = 15.0
+
+    def __repr__(self) -> str:
+        return f"Connection(username={self.username!r}, host_key_checking={self.host_key_checking})"
+
+
+def push_switch(
+    switch: Switch,
+    intended: str,
+    connection: Connection,
+    *,
+    check_mode: bool,
+    backup_root: Path,
+    options: PushOptions | None = None,
+) -> PushResult:
+    """Push `intended` to `switch`; raises PushError (LoginError, UnreachableError, ...) on failure."""
+    options = options or PushOptions()
+
+    def connect():  # type: ignore[no-untyped-def]
+        return open_session(
+            switch,
+            connection.password,
+            host_key_checking=connection.host_key_checking,
+            known_hosts=connection.known_hosts,
+            username=connection.username,
+            timeout_s=connection.timeout_s,
+        )
+
+    strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
+    strategy = strategy_class(switch.name, connect, options)
+    try:
+        return _run(strategy, switch, intended, check_mode=check_mode, backup_root=backup_root)
+    finally:
+        strategy.close()
+
+
+def _run(
+    strategy: CommitStrategy, switch: Switch, intended: str, *, check_mode: bool, backup_root: Path
+) -> PushResult:
+    name = switch.name
+    try:
+        running = strategy.read_running()
+        diff = strategy.plan(intended, running)
+    except DeviceRejectedError:
+        _quietly(strategy.undo)
+        raise
+    except SessionLost as lost:
+        _quietly(strategy.recover)
+        raise PushError(name, f"{lost} before any change; running config untouched") from None
+    if not diff or check_mode:
+        strategy.discard()
+        message = "no change" if not diff else "check mode: diff only, nothing changed"
+        return PushResult(name, switch.platform, bool(diff), diff, message=message)
+    backup = write_backup(backup_root, name, running)
+    try:
+        strategy.apply()
+    except DeviceRejectedError as error:
+        _quietly(strategy.undo)
+        raise PushError(name, f"{error}; previous config restored", "rolled back") from None
+    except SessionLost as lost:
+        try:
+            strategy.recover()
+        except (PushError, SessionLost) as again:
+            state = "rolling back by itself" if strategy.self_rollback else "unknown"
+            raise PushError(name, f"{lost}; recovery failed too ({again})", state) from None
+        raise PushError(name, f"{lost}; previous config restored", "rolled back") from None
+    strategy.confirm()
+    strategy.save()
+    return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
+
+
+def _quietly(step) -> None:  # type: ignore[no-untyped-def]
+    """Run a clean-up step whose own failure must not hide the error being reported."""
+    with contextlib.suppress(PushError, SessionLost):
+        step()

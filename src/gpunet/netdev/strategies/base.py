@@ -1,0 +1,148 @@
+"""One interface for every OS's safe commit: read, diff/stage, commit, confirm, save, roll back."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import paramiko
+from netmiko import BaseConnection
+from netmiko.exceptions import ReadException
+
+from gpunet.netdev.errors import DeviceRejectedError, PushError, UnreachableError
+
+
+class SessionLost(Exception):
+    """The SSH session died while the push was using it."""
+
+
+@dataclass
+class PushOptions:
+    confirm_timeout_s: int = 300  # commit-confirm window on EOS/Cumulus (Junos rounds up to minutes)
+    command_timeout_s: float = 60.0
+    tag: str = field(default_factory=lambda: "gpunet-" + datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ"))
+
+
+class CommitStrategy:
+    """Base class: subclasses set `error_pattern` and implement the OS's steps."""
+
+    name = ""
+    error_pattern = re.compile(r"^%", re.M)
+    # True where the OS rolls back by itself unless confirmed (commit confirmed / commit timer).
+    self_rollback = False
+
+    def __init__(self, switch: str, connect: Callable[[], BaseConnection], options: PushOptions) -> None:
+        self.switch = switch
+        self.connect = connect
+        self.options = options
+        self.conn = connect()
+
+    # Steps, in the order the push runs them.
+    def read_running(self) -> str:
+        raise NotImplementedError
+
+    def plan(self, intended: str, running: str) -> str:
+        """The change as a diff ("" when there is none). May stage it on the device."""
+        raise NotImplementedError
+
+    def discard(self) -> None:
+        """Drop whatever plan() staged (check mode, or nothing to change)."""
+
+    def apply(self) -> None:
+        """Make the change live; with a confirm timer where the OS has one."""
+        raise NotImplementedError
+
+    def confirm(self) -> None:
+        """Over a NEW session: confirm the commit, or prove the switch is still reachable."""
+        raise NotImplementedError
+
+    def save(self) -> None:
+        raise NotImplementedError
+
+    def undo(self) -> None:
+        """After a rejected line, on the session that is still open: restore the previous config."""
+        raise NotImplementedError
+
+    def recover(self) -> None:
+        """After the session died mid-push, on a new session: restore the previous config."""
+        raise NotImplementedError
+
+    # Helpers.
+    def prompt_pattern(self) -> str:
+        return rf"{re.escape(self.conn.base_prompt[:16])}[^\n]*[#>$]\s*$"
+
+    def send(self, command: str, *, check: bool = True, conn: BaseConnection | None = None) -> str:
+        """Run one command and wait for the prompt; raise DeviceRejectedError on the OS's error text."""
+        session = conn or self.conn
+        try:
+            output = session.send_command(
+                command,
+                expect_string=self.prompt_pattern(),
+                read_timeout=self.options.command_timeout_s,
+                strip_prompt=True,
+                strip_command=True,
+            )
+        except (OSError, EOFError, ReadException, paramiko.SSHException) as error:
+            raise SessionLost(f"session lost during {command!r}: {type(error).__name__}") from None
+        if check and self.error_pattern.search(output):
+            reason = next(
+                (line.strip() for line in output.splitlines() if self.error_pattern.search(line)), ""
+            )
+            raise DeviceRejectedError(self.switch, f"the switch rejected {command!r}: {reason}")
+        return output
+
+    def send_lines(self, lines: list[str]) -> None:
+        """Type configuration lines in one go, then check each line's own output for the OS's error.
+
+        The OS answers every line with its output and a prompt, so the reply splits back into one
+        segment per line: an error is pinned to the line that caused it. One round trip instead
+        of one per line keeps a 200-line push fast.
+        """
+        lines = [line.strip() for line in lines if line.strip()]
+        if not lines:
+            return
+        prompt = re.compile(self.prompt_pattern().removesuffix(r"\s*$"), re.M)
+        deadline = time.monotonic() + self.options.command_timeout_s + len(lines) * 0.05
+        buffer = ""
+        try:
+            self.conn.write_channel("".join(f"{line}\n" for line in lines))
+            while len(prompt.findall(buffer)) < len(lines) or not re.search(self.prompt_pattern(), buffer):
+                if not self.conn.remote_conn.get_transport().is_active() or self.conn.remote_conn.closed:
+                    raise EOFError("channel closed")
+                if time.monotonic() > deadline:
+                    raise ReadException("no prompt after the configuration lines")
+                chunk = self.conn.read_channel()
+                if not chunk:
+                    time.sleep(0.005)
+                buffer += chunk
+        except (OSError, EOFError, ReadException, paramiko.SSHException, AttributeError) as error:
+            raise SessionLost(f"session lost while sending configuration: {type(error).__name__}") from None
+        segments = prompt.split(buffer)[: len(lines)]  # each line's echo and output end at its prompt
+        for line, segment in zip(lines, segments, strict=False):
+            if self.error_pattern.search(segment):
+                reason = next(
+                    (text.strip() for text in segment.splitlines() if self.error_pattern.search(text)), ""
+                )
+                raise DeviceRejectedError(self.switch, f"the switch rejected {line!r}: {reason}")
+
+    def reconnect(self) -> BaseConnection:
+        return self.connect()
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # closing a dead session must not hide the outcome
+            self.conn.disconnect()
+
+
+def require_new_session(strategy: CommitStrategy, state_if_unreachable: str) -> BaseConnection:
+    try:
+        return strategy.reconnect()
+    except PushError as error:
+        raise UnreachableError(
+            strategy.switch,
+            f"not reachable over a new SSH session after the commit ({error})",
+            state_if_unreachable,
+        ) from None

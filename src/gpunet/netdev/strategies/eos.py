@@ -1,0 +1,53 @@
+"""EOS: configuration session, device diff, `commit timer`, confirm over a new session, save."""
+
+from __future__ import annotations
+
+import re
+
+from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
+
+
+def hhmmss(seconds: int) -> str:
+    return f"{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+class SessionCommitTimer(CommitStrategy):
+    name = "session_commit_timer"
+    error_pattern = re.compile(r"^% ", re.M)
+    self_rollback = True
+
+    def read_running(self) -> str:
+        output = self.send("show running-config")
+        return "\n".join(
+            line for line in output.splitlines() if line.strip() and not line.startswith(("!", "end"))
+        )
+
+    def plan(self, intended: str, running: str) -> str:
+        self.send(f"configure session {self.options.tag}")
+        self.send_lines(intended.splitlines())
+        return self.send("show session-config diffs").strip()
+
+    def discard(self) -> None:
+        self.send("abort", check=False)
+
+    def apply(self) -> None:
+        self.send(f"commit timer {hhmmss(self.options.confirm_timeout_s)}")
+
+    def confirm(self) -> None:
+        session = require_new_session(self, "rolling back by itself when the commit timer expires")
+        try:
+            self.send(f"configure session {self.options.tag} commit", conn=session)
+        finally:
+            session.disconnect()
+
+    def save(self) -> None:
+        self.send("write memory")
+
+    def undo(self) -> None:
+        self.send("abort", check=False)
+
+    def recover(self) -> None:
+        # The session's uncommitted lines survive the SSH session on EOS: remove them.
+        self.conn = self.reconnect()
+        self.send(f"configure session {self.options.tag}", check=False)
+        self.send("abort", check=False)

@@ -1,0 +1,65 @@
+"""SONiC: checkpoint, one atomic `config apply-patch` (JSON Patch of the intended tables),
+rollback to the checkpoint on failure or lost reachability, `config save -y`."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gpunet.netdev.errors import DeviceRejectedError, UnreachableError
+from gpunet.netdev.jsonpatch import make_patch
+from gpunet.netdev.strategies.base import CommitStrategy, SessionLost, require_new_session
+
+
+class ConfigCheckpointRollback(CommitStrategy):
+    name = "config_checkpoint_rollback"
+    error_pattern = re.compile(r"^(Error|Failed|Usage:)|command not found", re.M)
+
+    def read_running(self) -> str:
+        return self.send("show runningconfiguration all").strip()
+
+    def plan(self, intended: str, running: str) -> str:
+        try:
+            current = json.loads(running)
+            wanted = json.loads(intended)
+        except json.JSONDecodeError as error:
+            raise DeviceRejectedError(self.switch, f"config_db is not JSON: {error}") from None
+        self.ops = make_patch(current, wanted)
+        return "\n".join(json.dumps(op, sort_keys=True) for op in self.ops)
+
+    def apply(self) -> None:
+        patch_file = f"/tmp/{self.options.tag}.json-patch"
+        self.send(f"config checkpoint {self.options.tag}")
+        self.write_file(patch_file, json.dumps(self.ops, indent=1, sort_keys=True))
+        self.send(f"config apply-patch {patch_file}")
+        self.send(f"rm -f {patch_file}", check=False)
+
+    def write_file(self, path: str, text: str) -> None:
+        """A here-document through the shell: every line is typed, the prompt ends it."""
+        marker = "GPUNET_EOF"
+        try:
+            self.conn.write_channel(f"cat > {path} <<'{marker}'\n{text}\n{marker}\n")
+            self.conn.read_until_pattern(
+                pattern=self.prompt_pattern(), read_timeout=self.options.command_timeout_s
+            )
+        except Exception as error:  # netmiko raises several types for a dead channel
+            raise SessionLost(f"session lost while writing {path}: {type(error).__name__}") from None
+
+    def confirm(self) -> None:
+        try:
+            probe = require_new_session(self, "rolled back")
+        except UnreachableError:
+            self.undo()
+            raise
+        probe.disconnect()
+
+    def save(self) -> None:
+        self.send("config save -y")
+
+    def undo(self) -> None:
+        self.send(f"config rollback {self.options.tag}")
+
+    def recover(self) -> None:
+        self.conn = self.reconnect()
+        # Harmless when the patch never ran: the checkpoint holds the config from before the push.
+        self.send(f"config rollback {self.options.tag}", check=False)
