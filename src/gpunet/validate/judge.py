@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gpunet.validate.artifacts import Artifacts
 from gpunet.validate.checks import CHECKS, Catalog, load_catalog
-from gpunet.validate.manifest import read_manifest
+from gpunet.validate.checks.traffic import PairBandwidth, PairMeasurement, bandwidth_matrix
+from gpunet.validate.manifest import Manifest, read_manifest
 from gpunet.validate.results import Result
 
 
-def judge(folder: Path, catalog: Catalog | None = None) -> list[Result]:
+@dataclass(frozen=True)
+class Verdict:
+    results: list[Result]
+    manifest: Manifest
+    pairs: list[PairMeasurement]
+    artifacts: Path
+
+
+def judge(folder: Path, catalog: Catalog | None = None) -> Verdict:
     catalog = catalog or load_catalog()
     manifest = read_manifest(folder)
     # Catalog overrides win over the thresholds the manifest was written with.
@@ -20,4 +29,4 @@ def judge(folder: Path, catalog: Catalog | None = None) -> list[Result]:
     results: list[Result] = []
     for name in catalog.checks:
         results.extend(CHECKS[name](artifacts).run())
-    return results
+    return Verdict(results, manifest, bandwidth_matrix(PairBandwidth(artifacts)), folder)

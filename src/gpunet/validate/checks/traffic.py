@@ -217,3 +217,31 @@ class HostNetworkThroughput(Check):
                 continue
             actual = f"{parsed['received_gbps']:.2f} Gb/s received, {parsed['retransmits']} retransmits"
             yield self.result(target, parsed["received_gbps"] >= floor, expected, actual)
+
+
+@dataclass(frozen=True)
+class PairMeasurement:
+    client: str
+    server: str
+    rail: int
+    gbps: float | None  # None: not measured (missing, unreadable or skipped)
+    line_rate_gbps: int
+
+
+def bandwidth_matrix(check_context: Check) -> list[PairMeasurement]:
+    """Every scheduled pair's ib_write_bw average, for the report's heatmap."""
+    measurements = []
+    for ends in scheduled_pairs(check_context):
+        relative = check_context.artifacts.pair_file(
+            ends.round, ends.client.name, ends.server.name, ends.client_nic.name, "ib_write_bw"
+        )
+        try:
+            parsed = check_context.artifacts.parsed(relative, "perftest")
+            gbps = parsed["results"][-1]["bw_avg_gbps"] if parsed["results"] else None
+        except InputError:
+            gbps = None
+        rate = min(ends.client_nic.speed_gbps, ends.server_nic.speed_gbps)
+        measurements.append(
+            PairMeasurement(ends.client.name, ends.server.name, ends.client_nic.rail, gbps, rate)
+        )
+    return measurements

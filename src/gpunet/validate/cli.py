@@ -1,0 +1,115 @@
+"""`gpunet-validate`: collect with playbooks/verify.yml (or read an existing artifacts folder),
+judge against the inventory's design, report. Exit codes: 0 all passed (skips allowed), 4 a check
+failed, 3 a check could not run, 2 usage or inventory error, 1 internal error."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from gpunet.model.check import load_fabric
+from gpunet.model.errors import InventoryInvalidError
+from gpunet.validate.checks import CatalogError, load_catalog
+from gpunet.validate.judge import judge
+from gpunet.validate.manifest import ManifestError, build_manifest
+from gpunet.validate.pairs import MODES, RING
+from gpunet.validate.report import FORMATS, render
+from gpunet.validate.results import EXIT_INTERNAL, EXIT_USAGE, exit_code
+from gpunet.validate.runner import run_verify_playbook
+from gpunet.validate.thresholds import Thresholds
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpunet-validate",
+        description="Prove a deployed GPU fabric: collect ibstat, perftest, nccl-tests and switch "
+        "counters, judge them against topology-aware thresholds, report.",
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("-i", "--inventory", help="inventory to collect from (runs playbooks/verify.yml)")
+    source.add_argument(
+        "--from-artifacts", metavar="DIR", help="judge an existing artifacts folder; touches nothing"
+    )
+    parser.add_argument("--limit", help="only these GPU hosts (comma-separated names)")
+    parser.add_argument(
+        "--checks", metavar="FILE", help="checks catalog YAML (default: the built-in catalog)"
+    )
+    parser.add_argument(
+        "--artifacts", metavar="DIR", help="where to collect (default: artifacts/<fabric>-<time>)"
+    )
+    parser.add_argument(
+        "--pair-mode", choices=MODES, default=RING, help="perftest pair schedule (default: ring)"
+    )
+    parser.add_argument("--format", choices=FORMATS, default="table", help="report format (default: table)")
+    parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    parser.add_argument("--vault-password-file", help="vault password file for the inventory")
+    parser.add_argument("--quiet", action="store_true", help="no live progress while collecting")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # the one place that turns a bug into a one-line message
+        print(f"gpunet-validate: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        catalog = load_catalog(Path(args.checks) if args.checks else None)
+    except CatalogError as error:
+        return _usage_error(str(error))
+    if args.from_artifacts:
+        folder = Path(args.from_artifacts)
+    else:
+        folder = _collect(args, catalog.thresholds(Thresholds()))
+        if folder is None:
+            return EXIT_USAGE
+    try:
+        verdict = judge(folder, catalog)
+    except (ManifestError, CatalogError) as error:
+        return _usage_error(str(error))
+    report = render(verdict, args.format)
+    if args.output:
+        Path(args.output).write_text(report)
+        print(f"gpunet-validate: wrote {args.format} report to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(report)
+    return exit_code(verdict.results)
+
+
+def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
+    try:
+        fabric = load_fabric(args.inventory, args.vault_password_file)
+    except InventoryInvalidError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        print(f"gpunet-validate: {len(error.problems)} problem(s) in {args.inventory}", file=sys.stderr)
+        return None
+    limit = set(args.limit.split(",")) if args.limit else None
+    unknown = sorted((limit or set()) - set(fabric.hosts))
+    if unknown:
+        _usage_error(f"--limit names hosts that are not GPU hosts of the inventory: {', '.join(unknown)}")
+        return None
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    folder = Path(args.artifacts or f"artifacts/{fabric.name}-{stamp}")
+    build_manifest(fabric, thresholds, args.pair_mode, limit).write(folder)
+    rc = run_verify_playbook(args.inventory, folder, args.limit, args.vault_password_file, args.quiet)
+    if rc != 0:
+        print(f"gpunet-validate: verify playbook exited {rc}; judging what was collected", file=sys.stderr)
+    return folder
+
+
+def _usage_error(message: str) -> int:
+    print(f"gpunet-validate: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+"""Ordering shared by the reports: by device, then check; problems first within a device."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from gpunet.validate.results import Result, Status
+
+_RANK = {Status.FAIL: 0, Status.ERROR: 1, Status.SKIPPED: 2, Status.PASS: 3}
+
+
+def by_group(results: list[Result]) -> list[tuple[str, list[Result]]]:
+    ordered = sorted(results, key=lambda r: (r.group, _RANK[r.status], r.check, r.target))
+    return [(group, list(members)) for group, members in groupby(ordered, key=lambda r: r.group)]
+
+
+def summary_line(results: list[Result]) -> str:
+    from gpunet.validate.results import counts
+
+    totals = counts(results)
+    return ", ".join(f"{count} {status}" for status, count in totals.items())

@@ -1,0 +1,55 @@
+"""Run playbooks/verify.yml through ansible-runner, showing live progress on stderr."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from gpunet.model.role_vars import PROJECT_ROOT
+
+PLAYBOOK = PROJECT_ROOT / "playbooks" / "verify.yml"
+
+_SHOWN_EVENTS = {
+    "playbook_on_play_start": "play",
+    "playbook_on_task_start": "task",
+}
+_HOST_EVENTS = {
+    "runner_on_ok": "ok",
+    "runner_on_failed": "FAILED",
+    "runner_on_unreachable": "UNREACHABLE",
+    "runner_on_skipped": "skipped",
+}
+
+
+def run_verify_playbook(
+    inventory: str, artifacts: Path, limit: str | None, vault_password_file: str | None, quiet: bool = False
+) -> int:
+    """ansible-playbook verify.yml; returns its exit status. Collection problems become check errors later."""
+    import ansible_runner  # imported here: --from-artifacts must work without Ansible's import cost
+
+    cmdline = ["--vault-password-file", vault_password_file] if vault_password_file else []
+    runner = ansible_runner.run(
+        private_data_dir=str(artifacts / ".runner"),
+        project_dir=str(PROJECT_ROOT),
+        playbook=str(PLAYBOOK),
+        inventory=str(Path(inventory).resolve()),
+        limit=limit,
+        extravars={"gpunet_verify_artifacts_dir": str(artifacts.resolve())},
+        cmdline=" ".join(cmdline) or None,
+        envvars={"ANSIBLE_CONFIG": str(PROJECT_ROOT / "ansible.cfg")},
+        event_handler=None if quiet else _show_progress,
+        quiet=True,
+    )
+    return int(runner.rc)
+
+
+def _show_progress(event: dict[str, Any]) -> bool:
+    data = event.get("event_data", {})
+    kind = event.get("event", "")
+    if kind in _SHOWN_EVENTS:
+        name = data.get("name") or data.get("task") or data.get("play") or ""
+        print(f"[{_SHOWN_EVENTS[kind]}] {name}", file=sys.stderr, flush=True)
+    elif kind in _HOST_EVENTS and not data.get("ignore_errors"):
+        print(f"    {_HOST_EVENTS[kind]:<11} {data.get('host', '')}", file=sys.stderr, flush=True)
+    return True  # keep the event in the runner's job_events folder too
