@@ -10,8 +10,8 @@ setup:
 	@scripts/setup.sh
 
 lint: setup
-	ruff check src tests plugins benchmarks
-	ruff format --check src tests plugins benchmarks
+	ruff check .
+	ruff format --check .
 	ansible-lint --profile production
 
 pytest: setup
