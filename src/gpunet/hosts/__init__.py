@@ -1,0 +1,1 @@
+"""Host-side settings derived from the fabric model, shared by the host roles (through filters) and tests."""

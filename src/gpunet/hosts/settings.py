@@ -1,0 +1,72 @@
+"""What a GPU host's roles need from the fabric model, computed once in Python.
+
+The roles read the operator's raw `gpunet_fabric` and `gpunet_nics`; these functions fill in the
+model's RoCE defaults (gpunet.model.defaults) and derive the values the hosts are configured with,
+so a role template only prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from ipaddress import ip_network
+from typing import Any
+
+from gpunet.model.defaults import with_defaults
+
+ECT0 = 0b10  # ECN-capable transport, so switches mark instead of dropping (DCQCN needs the marks)
+
+
+def fabric_settings(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
+    """The operator's gpunet_fabric merged over the defaults, plus the derived RoCE TOS byte."""
+    settings = with_defaults(dict(fabric_value))
+    settings["qos"]["roce_traffic_class"] = roce_traffic_class(settings["qos"]["roce_dscp"])
+    return settings
+
+
+def roce_traffic_class(dscp: int) -> int:
+    """The IP TOS byte RoCE packets carry: DSCP << 2 | ECT(0), e.g. 26 -> 106."""
+    return dscp << 2 | ECT0
+
+
+def nccl_environment(
+    fabric_value: Mapping[str, Any],
+    nics: Sequence[Mapping[str, Any]],
+    *,
+    socket_ifname: str = "",
+    gid_index: int | None = 3,
+    port: int = 1,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, str]:
+    """The NCCL variables for /etc/nccl.conf, in a stable order.
+
+    NCCL_IB_HCA lists the exact device names with a leading '=' (else mlx5_1 also matches mlx5_10).
+    NCCL_IB_TC and the GID index apply to RoCE only; InfiniBand uses neither.
+    """
+    settings = fabric_settings(fabric_value)
+    env: dict[str, str] = {}
+    if nics:
+        env["NCCL_IB_HCA"] = "=" + ",".join(f"{nic['name']}:{port}" for nic in nics)
+    if settings["transport"] == "roce":
+        if gid_index is not None:
+            env["NCCL_IB_GID_INDEX"] = str(gid_index)
+        env["NCCL_IB_TC"] = str(settings["qos"]["roce_traffic_class"])
+    if socket_ifname:
+        env["NCCL_SOCKET_IFNAME"] = socket_ifname
+    for key, value in (extra or {}).items():
+        env[str(key)] = str(value)
+    return env
+
+
+def local_port_range(fabric_value: Mapping[str, Any]) -> str:
+    """net.ipv4.ip_local_port_range value ("first last") that pins NCCL's bootstrap ports."""
+    first, last = fabric_settings(fabric_value)["firewall"]["nccl_port_range"]
+    return f"{first} {last}"
+
+
+def cidrs_by_family(cidrs: Sequence[str]) -> dict[str, list[str]]:
+    """Split networks into IPv4 and IPv6 lists (nftables matches them with `ip` and `ip6`)."""
+    split: dict[str, list[str]] = {"ipv4": [], "ipv6": []}
+    for cidr in cidrs:
+        network = ip_network(str(cidr), strict=False)
+        split[f"ipv{network.version}"].append(str(network))
+    return split
