@@ -37,6 +37,11 @@ def design_ecn(ecn: Ecn, platform: str, buffer: BufferParameters, traffic_class:
         # Junos needs rising fill levels; rounding may make both equal on a large buffer.
         high = max(low + 1, bytes_to_fill_percent(max_bytes, buffer.queue_buffer_bytes))
         device = {"unit": "percent fill level", "min": low, "max": min(high, 100)}
+        if max_bytes > buffer.queue_buffer_bytes:
+            device["note"] = (
+                f"ECN max threshold {max_bytes} bytes exceeds queue_buffer_bytes "
+                f"{buffer.queue_buffer_bytes}: rendered as fill level 100 %."
+            )
     else:
         device = {"unit": "bytes", "min": min_bytes, "max": max_bytes}
     return {

@@ -20,6 +20,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
     buffer = buffer_parameters(platform.name, switch.buffer)
     qos = fabric.qos
     ports = design_ports(switch, fabric.mtu, buffer, limits)
+    ecn = design_ecn(qos.ecn, platform.name, buffer, qos.lossless_priority)
     lossless_ports = [port for port in ports if port["lossless"]]
     return {
         "name": switch.name,
@@ -31,7 +32,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         "traffic_classes": list(range(8)),
         "classification": design_classification(qos),
         "queues": design_queues(qos),
-        "ecn": design_ecn(qos.ecn, platform.name, buffer, qos.lossless_priority),
+        "ecn": ecn,
         "pfc": design_pfc(qos, limits),
         "buffer": asdict(buffer),
         "ports": ports,
@@ -39,7 +40,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         "headroom_profiles": headroom_profiles(ports),
         # Only NX-OS sizes no-drop buffers once for the whole system.
         "system_headroom": _system_headroom(lossless_ports) if platform.name == "nxos" else None,
-        "notes": _notes(platform.name, ports, limits.max_mtu),
+        "notes": _notes(platform.name, ports, limits.max_mtu) + _ecn_notes(ecn),
     }
 
 
@@ -56,6 +57,11 @@ def _system_headroom(lossless_ports: list[dict[str, Any]]) -> dict[str, int] | N
         "pause_threshold": pause_threshold,
         "resume_threshold": headroom["xon_bytes"],
     }
+
+
+def _ecn_notes(ecn: dict[str, Any]) -> list[str]:
+    note = ecn["device"].get("note")
+    return [note] if note else []
 
 
 def _notes(platform: str, ports: list[dict[str, Any]], max_mtu: int) -> list[str]:

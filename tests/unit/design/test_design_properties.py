@@ -1,0 +1,210 @@
+"""Properties of the design that must hold on every platform, checked on the structured config and
+on the rendered text."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+import pytest
+
+from gpunet.design import design_switch
+from gpunet.model.fabric import Fabric
+from gpunet.platforms import known_platforms
+from gpunet.render import render_switch
+from tests.unit.design.fabric_factory import LEAF, one_leaf_fabric
+
+PORT_NAMES = {
+    "nxos": ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3"],
+    "eos": ["Ethernet1/1", "Ethernet2/1", "Ethernet3/1"],
+    "cumulus": ["swp1", "swp2", "swp3"],
+    "sonic": ["Ethernet0", "Ethernet8", "Ethernet16"],
+    "junos": ["et-0/0/0", "et-0/0/1", "et-0/0/2"],
+}
+
+
+def mixed_fabric(platform: str, **kwargs: object) -> Fabric:
+    """Port 1 lossless, port 2 cabled but lossless: false, port 3 not cabled."""
+    first, second, third = PORT_NAMES[platform]
+    return one_leaf_fabric(
+        platform,
+        [
+            {"name": first, "speed_gbps": 400, "cable_length_m": 3},
+            {"name": second, "speed_gbps": 100, "cable_length_m": 10, "lossless": False},
+            {"name": third, "speed_gbps": 100, "cabled": False},
+        ],
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def _blocks(config: str, header: str) -> dict[str, str]:
+    """Indented sub-mode blocks of line platforms, by the name after `header`."""
+    blocks: dict[str, str] = {}
+    current = None
+    for line in config.splitlines():
+        if line.startswith(header):
+            current = line[len(header) :]
+            blocks[current] = ""
+        elif line.startswith(" ") and current is not None:
+            blocks[current] += line.strip() + "\n"
+        else:
+            current = None
+    return blocks
+
+
+def _ports_with_pfc_nxos(config: str) -> set[str]:
+    return {n for n, body in _blocks(config, "interface ").items() if "priority-flow-control mode on" in body}
+
+
+def _ports_with_pfc_eos(config: str) -> set[str]:
+    return {n for n, body in _blocks(config, "interface ").items() if "service-profile GPUNET-ROCE" in body}
+
+
+def _ports_with_pfc_cumulus(config: str) -> set[str]:
+    return set(re.findall(r"^nv set interface (\S+) qos pfc profile ", config, re.MULTILINE))
+
+
+def _ports_with_pfc_junos(config: str) -> set[str]:
+    return set(
+        re.findall(r"^set class-of-service interfaces (\S+) congestion-notification-profile ", config, re.M)
+    )
+
+
+def _ports_with_pfc_sonic(config: str) -> set[str]:
+    document = json.loads(config)
+    enabled = {port for port, fields in document["PORT_QOS_MAP"].items() if fields.get("pfc_enable")}
+    buffered = {key.split("|")[0] for key in document["BUFFER_PG"]}
+    assert enabled == buffered, "every PFC port needs its headroom buffer and no other port has one"
+    return enabled
+
+
+PFC_PORTS: dict[str, Callable[[str], set[str]]] = {
+    "nxos": _ports_with_pfc_nxos,
+    "eos": _ports_with_pfc_eos,
+    "cumulus": _ports_with_pfc_cumulus,
+    "junos": _ports_with_pfc_junos,
+    "sonic": _ports_with_pfc_sonic,
+}
+
+
+@pytest.mark.parametrize("platform", known_platforms())
+def test_every_lossless_port_gets_pfc_and_no_lossy_port_does(platform: str) -> None:
+    fabric = mixed_fabric(platform)
+    rendered = render_switch(fabric, fabric.switches[LEAF])
+    assert PFC_PORTS[platform](rendered.config) == {PORT_NAMES[platform][0]}
+
+
+@pytest.mark.parametrize("platform", known_platforms())
+def test_lossless_ports_and_only_they_carry_headroom(platform: str) -> None:
+    fabric = mixed_fabric(platform)
+    design = design_switch(fabric, fabric.switches[LEAF])
+    assert [p["headroom"] is not None for p in design["ports"]] == [True, False, False]
+    assert [p["name"] for p in design["lossless_ports"]] == PORT_NAMES[platform][:1]
+
+
+@pytest.mark.parametrize("platform", known_platforms())
+@pytest.mark.parametrize(("roce", "cnp", "lossless", "cnp_class"), [(26, 48, 3, 6), (24, 46, 4, 7)])
+def test_dscp_map_is_complete(platform: str, roce: int, cnp: int, lossless: int, cnp_class: int) -> None:
+    qos = {
+        "roce_dscp": roce,
+        "cnp_dscp": cnp,
+        "lossless_priority": lossless,
+        "cnp_priority": cnp_class,
+        "queues": [
+            {"name": "default", "traffic_class": 0, "bandwidth_percent": 50},
+            {"name": "roce", "traffic_class": lossless, "bandwidth_percent": 50},
+            {"name": "cnp", "traffic_class": cnp_class, "strict": True},
+        ],
+    }
+    fabric = mixed_fabric(platform, qos=qos)
+    mapping = {
+        e["dscp"]: e["traffic_class"]
+        for e in design_switch(fabric, fabric.switches[LEAF])["classification"]["dscp_to_tc"]
+    }
+    assert sorted(mapping) == list(range(64))
+    assert (mapping[roce], mapping[cnp]) == (lossless, cnp_class)
+    assert {tc for dscp, tc in mapping.items() if dscp not in (roce, cnp)} == {0}
+
+
+def test_sonic_overrides_the_stock_map_that_sends_dscp_26_to_tc_1() -> None:
+    fabric = mixed_fabric("sonic")
+    document = json.loads(render_switch(fabric, fabric.switches[LEAF]).config)
+    assert document["DSCP_TO_TC_MAP"]["GPUNET"]["26"] == "3"
+    assert len(document["DSCP_TO_TC_MAP"]["GPUNET"]) == 64
+    assert {fields["dscp_to_tc_map"] for fields in document["PORT_QOS_MAP"].values()} == {"GPUNET"}
+
+
+@pytest.mark.parametrize("platform", known_platforms())
+@pytest.mark.parametrize(("min_kb", "max_kb"), [(150, 1500), (100, 3000), (1000, 2048), (9, 32768)])
+def test_ecn_thresholds_convert_back_to_the_same_bytes(platform: str, min_kb: int, max_kb: int) -> None:
+    fabric = mixed_fabric(platform, qos={"ecn": {"min_threshold_kb": min_kb, "max_threshold_kb": max_kb}})
+    ecn = design_switch(fabric, fabric.switches[LEAF])["ecn"]
+    buffer_bytes = design_switch(fabric, fabric.switches[LEAF])["buffer"]["queue_buffer_bytes"]
+    assert (ecn["min_bytes"], ecn["max_bytes"]) == (min_kb * 1024, max_kb * 1024)
+    device = ecn["device"]
+    to_bytes = {
+        "kbytes": lambda value: value * 1024,
+        "bytes": lambda value: value,
+        "percent fill level": lambda value: value * buffer_bytes / 100,
+    }[device["unit"]]
+    # Fill levels are whole percent (at least 1, rising): allow that rounding, nothing more.
+    tolerance = buffer_bytes / 100 if device["unit"] == "percent fill level" else 0
+    assert abs(to_bytes(device["min"]) - ecn["min_bytes"]) <= tolerance
+    assert device["min"] < device["max"]
+    if device["unit"] == "percent fill level" and ecn["max_bytes"] > buffer_bytes:
+        # A threshold beyond the buffer cannot be a fill level: full, and the summary says so.
+        assert device["max"] == 100
+        assert "exceeds queue_buffer_bytes" in device["note"]
+    else:
+        assert abs(to_bytes(device["max"]) - ecn["max_bytes"]) <= tolerance
+
+
+@pytest.mark.parametrize(
+    ("detect_ms", "restore_ms", "intervals", "seconds"),
+    [
+        (200, 400, (2, 4), ("0.2", "0.4")),
+        (250, 1000, (3, 10), ("0.25", "1")),
+        (10, 50, (1, 1), ("0.01", "0.05")),
+    ],
+)
+def test_watchdog_times_in_each_unit(
+    detect_ms: int, restore_ms: int, intervals: tuple[int, int], seconds: tuple[str, str]
+) -> None:
+    qos = {"pfc": {"watchdog_detect_ms": detect_ms, "watchdog_restore_ms": restore_ms}}
+    fabric = mixed_fabric("nxos", qos=qos)
+    watchdog = design_switch(fabric, fabric.switches[LEAF])["pfc"]["watchdog"]
+    assert (watchdog["detect_intervals"], watchdog["restore_intervals"]) == intervals
+    assert (watchdog["detect_seconds"], watchdog["restore_seconds"]) == seconds
+
+
+def test_eos_mtu_is_clamped_to_its_maximum_and_the_summary_says_so() -> None:
+    fabric = mixed_fabric("eos")
+    rendered = render_switch(fabric, fabric.switches[LEAF])
+    assert "mtu 9216" not in rendered.config
+    assert rendered.config.count("   mtu 9214\n") == 3
+    assert "MTU clamped to the eos maximum 9214 on 3 port(s)" in rendered.summary
+
+
+def test_buffer_override_changes_the_headroom_rendered() -> None:
+    default = mixed_fabric("cumulus")
+    small_cells = mixed_fabric("cumulus", buffer={"cell_bytes": 64})
+    xoff = [
+        design_switch(f, f.switches[LEAF])["lossless_ports"][0]["headroom"]["xoff_bytes"]
+        for f in (default, small_cells)
+    ]
+    assert xoff[1] < xoff[0]
+    config = render_switch(small_cells, small_cells.switches[LEAF]).config
+    assert f"xoff-threshold {xoff[1]}\n" in config
+
+
+def test_ets_shares_and_strict_queues_follow_qos_queues() -> None:
+    fabric = mixed_fabric("sonic")
+    document = json.loads(render_switch(fabric, fabric.switches[LEAF]).config)
+    assert document["SCHEDULER"] == {
+        "gpunet.0": {"type": "DWRR", "weight": "50"},
+        "gpunet.3": {"type": "DWRR", "weight": "50"},
+        "gpunet.6": {"type": "STRICT"},
+    }
+    wred_queues = {key for key, fields in document["QUEUE"].items() if "wred_profile" in fields}
+    assert {key.split("|")[1] for key in wred_queues} == {"3"}
