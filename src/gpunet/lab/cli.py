@@ -24,6 +24,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     actions.add_parser(
         "down", help="remove every container, network, process and file the lab made"
     ).set_defaults(func=run_down)
+    fault = actions.add_parser(
+        "fault",
+        help="restart one simulated switch with a fault on purpose (no option: healthy again)",
+        description="Restart a lab switch simulator with switchsim fault options, e.g. "
+        "`gpunet lab fault leaf02 --reject 'ecn' --factory-reset`: the next deploy pushes "
+        "again and leaf02 rejects matching lines with its OS's error.",
+    )
+    fault.add_argument("switch", help="lab switch name, e.g. leaf02")
+    fault.add_argument("--reject", metavar="REGEX", help="configuration lines matching REGEX are rejected")
+    fault.add_argument(
+        "--drop-after", type=int, metavar="N", help="drop the SSH session after N config lines"
+    )
+    fault.add_argument("--fail-login", action="store_true", help="refuse every login")
+    fault.add_argument(
+        "--factory-reset",
+        action="store_true",
+        help="forget the switch's configuration (the next push is full)",
+    )
+    fault.set_defaults(func=run_fault)
     show = actions.add_parser("status", help="say what is running (exit 3 unless everything is)")
     show.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     show.set_defaults(func=run_status)
@@ -48,6 +67,22 @@ def run_down(args: argparse.Namespace) -> int:
         lifecycle.down(LabPaths(), _say)
     except LabError as error:
         print(f"lab down failed: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def run_fault(args: argparse.Namespace) -> int:
+    faults: list[str] = []
+    if args.reject:
+        faults += ["--reject", args.reject]
+    if args.drop_after is not None:
+        faults += ["--drop-after", str(args.drop_after)]
+    if args.fail_login:
+        faults.append("--fail-login")
+    try:
+        lifecycle.set_switch_faults(LabPaths(), args.switch, faults, args.factory_reset, _say)
+    except LabError as error:
+        print(f"lab fault failed: {error}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 

@@ -7,6 +7,7 @@ import secrets
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gpunet.lab import nodes, switches
 from gpunet.lab.errors import LabError
@@ -51,13 +52,12 @@ def up(paths: LabPaths, say: Say) -> LabState:
     state.ntp_address = str(plan.ntp_address)
     for node in plan.nodes:
         nodes.ensure_node(podman, plan, node, images)
-    known_hosts = []
     for node in plan.nodes:
         host_key = nodes.wait_for_sshd(podman, node)
         nodes.authorize_key(podman, node, public_key)
         address = podman.container_address(node.container, plan.mgmt.name)
         state.nodes[node.host] = address
-        known_hosts.append(f"{address} {host_key}")
+        state.host_keys[node.host] = f"{address} {host_key}"
         say(f"node {node.host}: {node.container} at {address}")
 
     for switch in plan.switches:
@@ -71,19 +71,54 @@ def up(paths: LabPaths, say: Say) -> LabState:
                 running.port if running else None,
             )
         state.switches[switch.name] = running
-        known_hosts.append(switches.host_key(running.port))
+        state.host_keys[switch.name] = switches.host_key(running.port)
         say(
             f"switch {switch.name}: {switch.platform} simulator on "
             f"127.0.0.1:{running.port} (pid {running.pid})"
         )
         state.save(paths.state_file)  # a simulator started is a simulator `down` must find
 
-    paths.known_hosts.write_text("\n".join(known_hosts) + "\n")
-    state.save(paths.state_file)
-    write_generated_inventory(state, paths)
+    _write_files(paths, state)
     _verify(paths, state)
     say(f"fabric {plan.fabric} is up: inventory {paths.inventory} (per-run values in {paths.generated})")
     return state
+
+
+def _write_files(paths: LabPaths, state: LabState) -> None:
+    paths.known_hosts.write_text("\n".join(state.host_keys[name] for name in sorted(state.host_keys)) + "\n")
+    state.save(paths.state_file)
+    write_generated_inventory(state, paths)
+
+
+def set_switch_faults(
+    paths: LabPaths, name: str, faults: list[str], factory_reset: bool, say: Say
+) -> switches.RunningSwitch:
+    """Restart one simulator with switchsim fault options (none: a healthy switch again).
+
+    factory_reset drops its configuration, so the next deploy has something to push (and to fail).
+    The simulator makes a new host key on every start: known_hosts is rewritten.
+    """
+    state = LabState.load(paths.state_file)
+    plan = load_plan(paths)
+    switch = next((s for s in plan.switches if s.name == name), None)
+    if state is None or switch is None or name not in state.switches:
+        known = ", ".join(s.name for s in plan.switches)
+        raise LabError(f"no running lab switch {name!r} (lab switches: {known}; is the lab up?)")
+    old = state.switches[name]
+    switches.stop_switch(old)
+    if factory_reset:
+        Path(old.state_file).unlink(missing_ok=True)
+    running = switches.start_switch(
+        switch, paths.switch_dir, state.switch_username, state.switch_password, old.port, faults
+    )
+    state.switches[name] = running
+    state.host_keys[name] = switches.host_key(running.port)
+    _write_files(paths, state)
+    say(
+        f"switch {name}: restarted on 127.0.0.1:{running.port}"
+        + (f" with {' '.join(faults)}" if faults else "")
+    )
+    return running
 
 
 def _verify(paths: LabPaths, state: LabState) -> None:
@@ -170,6 +205,7 @@ def status(paths: LabPaths) -> LabStatus:
         detail = (
             f"{switch.platform} simulator on 127.0.0.1:{running.port} pid {running.pid} "
             + ("serving SSH" if alive else "not running")
+            + (f" (fault: {' '.join(running.faults)})" if running.faults else "")
             if running
             else f"{switch.platform} simulator not started"
         )

@@ -18,6 +18,7 @@ class LabState:
     nodes: dict[str, str] = field(default_factory=dict)  # host -> management address
     ntp_address: str = ""
     switches: dict[str, RunningSwitch] = field(default_factory=dict)
+    host_keys: dict[str, str] = field(default_factory=dict)  # node or switch -> its known_hosts line(s)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpunet.lab.errors import LabError
@@ -30,6 +30,7 @@ class RunningSwitch:
     pid: int
     state_file: str
     log_file: str
+    faults: list[str] = field(default_factory=list)  # switchsim fault options, e.g. ["--reject", "ecn"]
 
 
 def free_port() -> int:
@@ -68,7 +69,12 @@ def seed_state(switch: LabSwitch, state_file: Path) -> None:
 
 
 def start_switch(
-    switch: LabSwitch, workdir: Path, username: str, password: str, port: int | None = None
+    switch: LabSwitch,
+    workdir: Path,
+    username: str,
+    password: str,
+    port: int | None = None,
+    faults: list[str] | None = None,
 ) -> RunningSwitch:
     """Start a simulator for `switch` (reusing `port` when it is free) and wait until it serves SSH."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -85,13 +91,16 @@ def start_switch(
         "--state", str(state_file),
         "--username", username,
         "--password", password,
+        *(faults or []),
     ]  # fmt: skip
     with log_file.open("ab") as log:
         # Its own session, so the simulator outlives `gpunet lab up` and ^C in the shell.
         process = subprocess.Popen(
             command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
         )
-    running = RunningSwitch(switch.name, switch.platform, port, process.pid, str(state_file), str(log_file))
+    running = RunningSwitch(
+        switch.name, switch.platform, port, process.pid, str(state_file), str(log_file), list(faults or [])
+    )
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
