@@ -10,6 +10,7 @@ from typing import Any
 from gpunet.model.errors import Problem
 from gpunet.plan import report
 from gpunet.plan.designs import compare, recommend
+from gpunet.plan.fattree import Topology
 from gpunet.plan.inventory import InventoryOptions, build_skeleton, check_skeleton, write_skeleton
 from gpunet.plan.request import (
     INVENTORY_FIELDS,
@@ -120,7 +121,7 @@ def run_plan(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def write_inventory(topology, options: InventoryOptions, directory: Path) -> list[Path]:
+def write_inventory(topology: Topology, options: InventoryOptions, directory: Path) -> list[Path]:
     """Build, check, then write: a skeleton that fails the inventory check is a planner bug, never written."""
     skeleton = build_skeleton(topology, options)
     problems = check_skeleton(skeleton)

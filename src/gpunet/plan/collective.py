@@ -118,16 +118,16 @@ def estimate_allreduce(
         # nccl-tests reports busbw 0 for one rank: 2(n-1)/n is 0 and nothing crosses a link.
         return CollectiveEstimate(1, node_nic, 0.0, 0.0, 0.0, pattern, "one rank: nothing to exchange")
     # Only the links a pattern really crosses limit it: NVLink when G > 1, the network when N > 1.
-    flat_links = [
-        link for link, used in ((intra_node_gbps, gpus_per_node > 1), (node_nic, nodes > 1)) if used
-    ]
-    ring = min(flat_links)
-    tree = ring * (ranks - 1) / ranks
-    hierarchical_links = []
+    flat_links: list[float] = []
+    hierarchical_links: list[float] = []
     if gpus_per_node > 1:
+        flat_links.append(intra_node_gbps)
         hierarchical_links.append(intra_node_gbps * gpus_per_node / (gpus_per_node - 1))
     if nodes > 1:
+        flat_links.append(node_nic)
         hierarchical_links.append(node_nic * nodes / (nodes - 1))
+    ring = min(flat_links)
+    tree = ring * (ranks - 1) / ranks
     hierarchical = min(hierarchical_links) * (ranks - 1) / ranks
     return CollectiveEstimate(ranks, node_nic, ring, tree, hierarchical, pattern, reason)
 

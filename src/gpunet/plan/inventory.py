@@ -18,7 +18,7 @@ from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory
 from gpunet.model.check import check_raw
 from gpunet.model.errors import Problem
 from gpunet.plan.fattree import HOST_LEAF, Topology
-from gpunet.plan.request import PlanInputError, check_platform
+from gpunet.plan.request import PlanInputError, PlanRequest, check_platform
 
 # Documentation ranges (RFC 5737, RFC 3849): never routed, safe in examples.
 MGMT_POOL_V4, MGMT_POOL_V6 = "192.0.2.0/24", "2001:db8:a::/64"
@@ -67,15 +67,16 @@ SWITCH_CONNECTION = {"ansible_user": "netops", "gpunet_ssh_host_key_checking": T
 
 
 def _pool(
-    text: str | None, default_v4: str, default_v6: str, needed: int, path: str
+    text: str | None, default_v4: str, default_v6: str, addresses: int, path: str
 ) -> IPv4Network | IPv6Network:
+    """The operator's network, else the IPv4 default when it has `addresses`, else the IPv6 one."""
     try:
         network = ip_network(text or default_v4, strict=True)
     except ValueError as error:
         raise PlanInputError(
             [Problem(path, f"is not a network ({error})", text, "e.g. 192.0.2.0/24")]
         ) from None
-    if text is None and network.num_addresses - 2 < needed:
+    if text is None and network.num_addresses < addresses:
         network = ip_network(default_v6)
     return network
 
@@ -85,7 +86,8 @@ def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySk
     request = topology.request
     port_name = PORT_NAMES[options.platform]
     devices = [node.name for node in topology.nodes] + list(topology.switches)
-    mgmt = _pool(options.mgmt_pool, MGMT_POOL_V4, MGMT_POOL_V6, len(devices), "plan.mgmt_pool")
+    # network and broadcast addresses are not usable
+    mgmt = _pool(options.mgmt_pool, MGMT_POOL_V4, MGMT_POOL_V6, len(devices) + 2, "plan.mgmt_pool")
     if mgmt.num_addresses - 2 < len(devices):
         raise PlanInputError(
             [
@@ -98,7 +100,7 @@ def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySk
             ]
         )
     mgmt_address = {name: str(mgmt.network_address + index + 1) for index, name in enumerate(devices)}
-    leaf_subnets = _leaf_subnets(topology, options.fabric_pool)
+    fabric_pool, leaf_subnets = _leaf_subnets(topology, options.fabric_pool)
 
     hostvars: dict[str, dict[str, Any]] = {}
     ports: dict[str, dict[int, dict[str, Any]]] = {name: {} for name in topology.switches}
@@ -146,7 +148,6 @@ def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySk
                 for number in range(1, switch.radix + 1)
             ],
         }
-    fabric_pool = _pool(options.fabric_pool, FABRIC_POOL_V4, FABRIC_POOL_V6, 0, "plan.fabric_pool")
     fabric_cidr = str(fabric_pool) if options.fabric_pool else _covering(leaf_subnets)
     fabric = {
         "name": options.name,
@@ -161,18 +162,21 @@ def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySk
     return InventorySkeleton(groups=groups, fabric=fabric, hostvars=hostvars)
 
 
-def _port(name: str, request, peer: str, length_m: int) -> dict[str, Any]:
+def _port(name: str, request: PlanRequest, peer: str, length_m: int) -> dict[str, Any]:
     return {"name": name, "speed_gbps": request.nic_speed_gbps, "peer": peer, "cable_length_m": length_m}
 
 
-def _leaf_subnets(topology: Topology, pool_text: str | None) -> dict[str, IPv4Network | IPv6Network]:
-    """One subnet per leaf, large enough for its downlinks' NICs plus a gateway."""
+def _leaf_subnets(
+    topology: Topology, pool_text: str | None
+) -> tuple[IPv4Network | IPv6Network, dict[str, IPv4Network | IPv6Network]]:
+    """The fabric pool and one subnet of it per leaf, large enough for every downlink's NIC plus a
+    gateway (so a partly filled SU grows without renumbering); a /64 per leaf in a large IPv6 pool."""
     leaves = [s.name for s in topology.switches_in_tier("leaf")]
     host_bits = math.ceil(math.log2(topology.leaf_down + 3))  # network, gateway, broadcast
-    needed_v4 = len(leaves) * 2**host_bits
-    pool = _pool(pool_text, FABRIC_POOL_V4, FABRIC_POOL_V6, needed_v4, "plan.fabric_pool")
-    prefix = pool.max_prefixlen - host_bits if pool.version == 4 else max(IPV6_LEAF_PREFIX, pool.prefixlen)
-    if pool.version == 6 and prefix == pool.prefixlen and len(leaves) > 1:
+    pool = _pool(pool_text, FABRIC_POOL_V4, FABRIC_POOL_V6, len(leaves) * 2**host_bits, "plan.fabric_pool")
+    if pool.version == 6 and pool.prefixlen < IPV6_LEAF_PREFIX:
+        prefix = IPV6_LEAF_PREFIX
+    else:
         prefix = pool.max_prefixlen - host_bits
     if prefix < pool.prefixlen or 2 ** (prefix - pool.prefixlen) < len(leaves):
         raise PlanInputError(
@@ -186,7 +190,7 @@ def _leaf_subnets(topology: Topology, pool_text: str | None) -> dict[str, IPv4Ne
             ]
         )
     subnets = pool.subnets(new_prefix=prefix)
-    return {leaf: next(subnets) for leaf in leaves}
+    return pool, {leaf: next(subnets) for leaf in leaves}
 
 
 def _covering(subnets: dict[str, IPv4Network | IPv6Network]) -> str:

@@ -19,6 +19,8 @@ from gpunet.platforms import PLATFORMS, known_platforms
 
 NIC_SPEEDS_GBPS = (10, 25, 40, 50, 100, 200, 400, 800)  # the inventory schema's speed_gbps values
 REACH_CLASSES = ("dac", "aoc", "optics")
+# Relative cost of one link per reach class (copper, active optical cable, transceivers + fibre).
+DEFAULT_COST_FACTORS = {"dac": 1.0, "aoc": 1.5, "optics": 2.2}
 
 
 class PlanInputError(ValueError):
@@ -54,7 +56,7 @@ class PlanRequest:
     rack_size: int = 4  # GPU nodes per rack
     intra_node_gbps: float = 3600.0  # per-GPU NVLink bandwidth, one direction (H100: 450 GB/s)
     distances: Distances = field(default_factory=Distances)
-    cost_factors: Mapping[str, float] = field(default_factory=lambda: {"dac": 1.0, "aoc": 1.5, "optics": 2.2})
+    cost_factors: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_COST_FACTORS))
 
     @property
     def nodes(self) -> int:
@@ -226,7 +228,7 @@ def _distances(value: Any, path: str, problems: list[Problem]) -> Distances:
 
 
 def _cost_factors(value: Any, path: str, problems: list[Problem]) -> dict[str, float]:
-    factors = dict(PlanRequest.__dataclass_fields__["cost_factors"].default_factory())  # type: ignore[misc]
+    factors = dict(DEFAULT_COST_FACTORS)
     if not isinstance(value, Mapping):
         problems.append(Problem(path, "must be a mapping", value, "dac, aoc, optics"))
         return factors
