@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -339,7 +340,9 @@ def test_unparseable_input_raises_a_one_line_reason(tool: str, text: str) -> Non
 
 
 def test_every_registered_parser_is_exercised() -> None:
-    exercised = {tool for tool, *_ in EDGE_CASES} | set(SAMPLE_TOOLS.values())
+    exercised = (
+        {tool for tool, *_ in EDGE_CASES} | set(SAMPLE_TOOLS.values()) | set(SHOW_COMMAND_TOOLS.values())
+    )
     assert set(PARSERS) <= exercised
 
 
@@ -363,3 +366,43 @@ def test_cli_exit_codes(
     assert main(["parse", tool, str(tmp_path / name)]) == code
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "Traceback" not in error
+
+
+# docs/switch-show-commands.md is the simulator's contract: every example in it must parse.
+SHOW_COMMAND_TOOLS = {
+    "show interface priority-flow-control": "nxos-show-interface-pfc",
+    "show priority-flow-control counters": "eos-show-pfc-counters",
+    "nv show interface swp1 counters qos pfc-stats": "cumulus-nv-show-pfc-stats",
+    "show pfc counters": "sonic-show-pfc-counters",
+    "show pfc priority": "sonic-show-pfc-priority",
+    "show queue counters": "sonic-show-queue-counters",
+    "show interfaces et-0/0/0 extensive": "junos-show-interfaces-extensive",
+}
+# The documented example state: PFC on the first port, rx_pfc[3]=1520, tx_pfc[3]=37.
+SHOW_COMMAND_FACTS = {
+    "nxos-show-interface-pfc": (
+        "interfaces.Ethernet1/1",
+        {"mode": "On", "oper": "On", "priorities": [3], "rx_pause": 1520, "tx_pause": 37},
+    ),
+    "eos-show-pfc-counters": ("interfaces.Et1/1", {"rx_pause": 1520, "tx_pause": 37}),
+    "cumulus-nv-show-pfc-stats": ("priorities.3.rx_pause", 1520),
+    "sonic-show-pfc-counters": ("rx.Ethernet0", [0, 0, 0, 1520, 0, 0, 0, 0]),
+    "sonic-show-pfc-priority": ("interfaces.Ethernet0", [3]),
+    "sonic-show-queue-counters": ("queues.3.counter_pkts", 981234),
+    "junos-show-interfaces-extensive": ("interfaces.et-0/0/0.priorities.3.rx_pause", 1520),
+}  # fmt: skip
+
+
+def documented_examples() -> list[tuple[str, str]]:
+    doc = Path(__file__).resolve().parents[3] / "docs" / "switch-show-commands.md"
+    if not doc.is_file():
+        return []
+    examples = re.findall(r"^### `([^`]+)`\s*\n+```\n(.*?)```", doc.read_text(), re.MULTILINE | re.DOTALL)
+    return [(command, text) for command, text in examples]
+
+
+@pytest.mark.parametrize(("command", "text"), documented_examples(), ids=lambda value: value[:40])
+def test_documented_switch_show_commands(command: str, text: str) -> None:
+    tool = SHOW_COMMAND_TOOLS[command]
+    path, expected = SHOW_COMMAND_FACTS[tool]
+    assert dig(parse(tool, text), path) == expected

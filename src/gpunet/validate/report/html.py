@@ -59,7 +59,9 @@ def heatmap_svg(pairs: list[PairMeasurement]) -> str:
     hosts = sorted({p.client for p in pairs} | {p.server for p in pairs})
     cells: dict[tuple[str, str], list[PairMeasurement]] = defaultdict(list)
     for pair in pairs:
+        # A pair test measures the link both ways' worth: show it on both sides of the diagonal.
         cells[(pair.client, pair.server)].append(pair)
+        cells[(pair.server, pair.client)].append(pair)
     size = LABEL + CELL * len(hosts)
     svg = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + 10}" height="{size + 10}" '
