@@ -1,0 +1,67 @@
+# The implementation is the action plugin of the same name (plugins/action/render.py);
+# this file carries its documentation, as Ansible expects for action plugins.
+
+DOCUMENTATION = r"""
+---
+module: render
+short_description: Render every switch's intended RoCE QoS configuration
+description:
+  - Builds the fabric from the play's hostvars exactly like C(gpunet render) and writes, for every
+    switch, C(<switch>.cfg) (exactly what the push sends) and C(<switch>.md) (a human summary) to
+    I(out_dir). Only files whose content changed are written; files of switches no longer in the
+    inventory are removed.
+  - Fails, writing nothing, when the inventory check finds problems.
+  - Runs on the controller and never connects to a host. In check mode nothing is written and
+    C(changed) says whether something would be; with C(--diff) each changed file is shown.
+  - The format of the rendered files is described in docs/switch-rendering.md.
+version_added: "0.1.0"
+author: gpunet developers
+options:
+  out_dir:
+    description:
+      - Folder for the rendered files.
+      - Default C(intended/<fabric name>) beside the playbook's folder (the project root for
+        C(playbooks/render.yml)).
+    type: path
+    required: false
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+"""
+
+EXAMPLES = r"""
+- name: Render switch configurations to intended/<fabric>/
+  gpunet.fabric.render:
+
+- name: Render somewhere else
+  gpunet.fabric.render:
+    out_dir: /tmp/intended-review
+"""
+
+RETURN = r"""
+out_dir:
+  description: Folder the files were compared with and written to.
+  returned: success
+  type: str
+created:
+  description: Files that did not exist and were (or in check mode would be) written.
+  returned: success
+  type: list
+  elements: str
+updated:
+  description: Files whose content changed.
+  returned: success
+  type: list
+  elements: str
+removed:
+  description: Rendered files of switches no longer in the inventory.
+  returned: success
+  type: list
+  elements: str
+unchanged:
+  description: Number of files already up to date.
+  returned: success
+  type: int
+"""
