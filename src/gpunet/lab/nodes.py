@@ -59,8 +59,18 @@ def ensure_node(podman: Podman, plan: LabPlan, node: LabNode, images: LabImages)
     _ensure_container(
         podman,
         node.container,
-        # NET_ADMIN so the firewall role really loads nftables rules (in the container's own netns).
-        ["--hostname", node.host, "--cap-add", "NET_ADMIN", *networks, images.node],
+        # NET_ADMIN so the firewall role really loads nftables rules (in the container's own netns);
+        # /proc/sys writable so nccl_env sets the netns-scoped port range, as in Molecule.
+        [
+            "--hostname",
+            node.host,
+            "--cap-add",
+            "NET_ADMIN",
+            "--security-opt",
+            "unmask=/proc/sys",
+            *networks,
+            images.node,
+        ],
     )
 
 
