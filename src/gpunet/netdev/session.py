@@ -62,7 +62,10 @@ def open_session(
     except NetmikoAuthenticationException:
         raise LoginError(switch.name, f"login as {user!r} refused by {where} (wrong credentials?)") from None
     except paramiko.SSHException as error:
-        if "not found in known_hosts" in str(error) or "known_hosts" in str(error):
+        # netmiko re-raises paramiko's host key errors as a plain SSHException with this text.
+        if isinstance(error, paramiko.BadHostKeyException) or "does not match" in str(error):
+            raise LoginError(switch.name, f"host key of {where} differs from {known_hosts}") from None
+        if "not found in known_hosts" in str(error):
             raise LoginError(switch.name, f"host key of {where} is not in {known_hosts}") from None
         raise UnreachableError(switch.name, f"SSH to {where} failed: {error}") from None
     except (NetmikoTimeoutException, TimeoutError):
