@@ -3,16 +3,19 @@ thing on purpose and see exactly that reported, down. Runs in `make test` (about
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from gpunet.lab.paths import LABEL, LabPaths
 from gpunet.lab.podman import Podman
+from gpunet.lab.state import LabState
 from tests.conftest import REPO_ROOT
 
 pytestmark = [pytest.mark.e2e, pytest.mark.podman]
@@ -20,6 +23,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.podman]
 INVENTORY = "inventories/lab"
 NODES = ("gpu01", "gpu02", "gpu03", "gpu04")
 SWITCHES = ("leaf01", "leaf02", "spine01")
+LAB_REASON = "lab container: no GPU or RDMA NIC"
+# Checks of what the lab really has: they must pass on every node (the rest need GPUs or RDMA NICs).
+REAL_HOST_CHECKS = ("ntp_offset", "firewall_rules", "nccl_config")
+# One line of leaf02's rendered configuration (intended/lab/leaf02.cfg) that the fault rejects.
+REJECTED_LINE = "nv set qos congestion-control default-global traffic-class 3 ecn enable"
 RECAP_LINE = re.compile(
     r"^(?P<host>\S+)\s+: ok=\d+\s+changed=(?P<changed>\d+)\s+"
     r"unreachable=(?P<unreachable>\d+)\s+failed=(?P<failed>\d+)",
@@ -85,6 +93,66 @@ def test_second_deploy_changes_nothing(lab: LabPaths) -> None:
     assert set(NODES) | set(SWITCHES) <= set(hosts)
     changed = {name: h["changed"] for name, h in hosts.items() if h["changed"]}
     assert changed == {}, f"second run changed something: {changed}"
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("validate")
+
+
+def validate(folder: Path, name: str) -> tuple[int, list[dict[str, str]]]:
+    """gpunet-validate on the lab: exit code and the JSON report's results."""
+    report = folder / f"{name}.json"
+    done = run(
+        "gpunet-validate", "-i", INVENTORY, "--artifacts", str(folder / name),
+        "--format", "json", "--output", str(report), "--quiet",
+    )  # fmt: skip
+    assert report.exists(), f"gpunet-validate wrote no report (rc {done.returncode}): {done.stderr[-2000:]}"
+    return done.returncode, json.loads(report.read_text())["results"]
+
+
+def not_passed(results: list[dict[str, str]]) -> list[tuple[str, str, str]]:
+    return [(r["check"], r["target"], r["status"]) for r in results if r["status"] not in ("pass", "skipped")]
+
+
+def test_lab_validates(lab: LabPaths, reports: Path) -> None:
+    rc, results = validate(reports, "healthy")
+    assert not_passed(results) == []
+    assert rc == 0
+    skipped = [r for r in results if r["status"] == "skipped"]
+    assert skipped, "the lab has no GPU or RDMA NIC: their checks must say skipped"
+    assert all(r["message"].endswith(LAB_REASON) for r in skipped), skipped
+    passed = {(r["check"], r["target"]) for r in results if r["status"] == "pass"}
+    missing = [(check, node) for check in REAL_HOST_CHECKS for node in NODES if (check, node) not in passed]
+    assert missing == [], f"real checks that did not pass: {missing}"
+
+
+def test_stopped_chrony_is_reported_on_that_host_only(lab: LabPaths, reports: Path) -> None:
+    podman = Podman(lab.containers_conf)
+    podman.run("exec", "gpunet-lab-gpu03", "systemctl", "stop", "chrony.service")
+    try:
+        rc, results = validate(reports, "chrony-stopped")
+    finally:
+        podman.run("exec", "gpunet-lab-gpu03", "systemctl", "start", "chrony.service")
+    assert [(check, target) for check, target, _ in not_passed(results)] == [("ntp_offset", "gpu03")]
+    assert rc != 0
+
+
+def test_rejected_switch_line_fails_the_push_and_leaves_the_switch_unchanged(lab: LabPaths) -> None:
+    fault = run("gpunet", "lab", "fault", "leaf02", "--factory-reset", "--reject", re.escape(REJECTED_LINE))
+    assert fault.returncode == 0
+    state = LabState.load(lab.state_file)
+    assert state is not None
+    leaf02_state = Path(state.switches["leaf02"].state_file)
+    before = json.loads(leaf02_state.read_text())["config"]
+    done = run("ansible-playbook", "site.yml", "-i", INVENTORY)
+    assert done.returncode != 0
+    hosts = recap(done.stdout)
+    assert {name for name, h in hosts.items() if h["failed"]} == {"leaf02"}
+    assert REJECTED_LINE in done.stdout
+    assert json.loads(leaf02_state.read_text())["config"] == before, "leaf02 was not left as it was"
+    healthy = run("gpunet", "lab", "fault", "leaf02")
+    assert healthy.returncode == 0
 
 
 def test_down_removes_everything(lab: LabPaths) -> None:
