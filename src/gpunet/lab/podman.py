@@ -39,12 +39,13 @@ class Podman:
 
     def exists(self, kind: str, name: str) -> bool:
         """kind is image, container or network."""
-        return (
-            subprocess.run(
+        try:
+            done = subprocess.run(
                 ["podman", kind, "exists", name], env=self.env, capture_output=True, check=False
-            ).returncode
-            == 0
-        )
+            )
+        except FileNotFoundError:
+            raise LabError("podman is not installed (run `make setup`)") from None
+        return done.returncode == 0
 
     def labelled(self, kind: str, label: str) -> list[str]:
         """Names of the containers or networks that carry `label`."""
