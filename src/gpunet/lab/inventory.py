@@ -41,7 +41,12 @@ def generated_inventory(state: LabState, paths: LabPaths) -> dict[str, Any]:
                         for name, switch in sorted(state.switches.items())
                     },
                     # The user name is committed (group_vars/switches); the password is made per lab.
-                    "vars": {"ansible_password": state.switch_password},
+                    # Host keys stay checked, against the keys the lab recorded for its simulators.
+                    "vars": {
+                        "ansible_password": state.switch_password,
+                        "switch_qos_known_hosts": str(paths.known_hosts),
+                        "verify_switch_known_hosts": str(paths.known_hosts),
+                    },
                 },
             }
         }

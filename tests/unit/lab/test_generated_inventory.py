@@ -60,7 +60,11 @@ def test_generated_file_holds_the_connection_settings(lab_copy: LabPaths) -> Non
     assert node_vars["ansible_ssh_private_key_file"] == str(lab_copy.ssh_key)
     assert f"UserKnownHostsFile={lab_copy.known_hosts}" in node_vars["ansible_ssh_common_args"]
     assert "StrictHostKeyChecking=yes" in node_vars["ansible_ssh_common_args"]
-    assert groups["switches"]["vars"] == {"ansible_password": "s3cret"}
+    assert groups["switches"]["vars"] == {
+        "ansible_password": "s3cret",
+        "switch_qos_known_hosts": str(lab_copy.known_hosts),
+        "verify_switch_known_hosts": str(lab_copy.known_hosts),
+    }
 
 
 def test_committed_inventory_passes_without_a_running_lab(lab_copy: LabPaths) -> None:
