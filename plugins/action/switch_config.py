@@ -1,0 +1,113 @@
+"""gpunet.fabric.switch_config: push one switch's reviewed config (intended/<fabric>/<switch>.cfg) safely.
+
+Runs on the controller and calls gpunet.netdev.push; the switch's connection variables come from
+the play (ansible_host, ansible_port, ansible_user, ansible_password). The password is read from
+hostvars, never taken as a task argument, so it cannot reach the task's logged arguments.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ansible.plugins.action import ActionBase
+
+from gpunet.model.fabric import Switch
+from gpunet.netdev.errors import PushError
+from gpunet.netdev.push import Connection, push_switch
+from gpunet.netdev.strategies import PushOptions
+from gpunet.platforms import UnknownPlatformError, get_platform
+
+DEFAULTS = {"confirm_timeout_s": 300, "command_timeout_s": 60.0, "connect_timeout_s": 15.0}
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    _supports_check_mode = True
+    _supports_async = False
+
+    def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        result = super().run(tmp, task_vars)
+        task_vars = task_vars or {}
+        args = self._task.args
+        name = str(task_vars["inventory_hostname"])
+        problem = self._check_args(args)
+        if problem:
+            return {**result, "failed": True, "msg": f"{name}: {problem}"}
+        source = Path(str(args["src"]))
+        if not source.is_file():
+            return {
+                **result,
+                "failed": True,
+                "msg": f"{name}: no reviewed config at {source} (run `gpunet render` first)",
+            }
+
+        def var(key: str, default: Any = None) -> Any:
+            return self._templar.template(task_vars.get(key, default))
+
+        platform = str(var("gpunet_platform", ""))
+        try:
+            get_platform(platform)
+        except UnknownPlatformError as error:
+            return {**result, "failed": True, "msg": f"{name}.gpunet_platform: {error}"}
+        switch = Switch(
+            name=name,
+            platform=platform,
+            role=str(var("gpunet_role", "")),
+            mgmt_address=str(var("ansible_host", name)),
+            mgmt_port=int(var("ansible_port", 22)),
+            ports=(),
+            mgmt_user=str(var("ansible_user", "")),
+        )
+        known_hosts = args.get("known_hosts")
+        connection = Connection(
+            password=str(var("ansible_password", "")),
+            host_key_checking=bool(var("gpunet_ssh_host_key_checking", True)),
+            known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
+            timeout_s=float(args.get("connect_timeout_s", DEFAULTS["connect_timeout_s"])),
+        )
+        options = PushOptions(
+            confirm_timeout_s=int(args.get("confirm_timeout_s", DEFAULTS["confirm_timeout_s"])),
+            command_timeout_s=float(args.get("command_timeout_s", DEFAULTS["command_timeout_s"])),
+        )
+        try:
+            pushed = push_switch(
+                switch,
+                source.read_text(),
+                connection,
+                check_mode=bool(self._task.check_mode),
+                backup_root=Path(str(args["backup_dir"])),
+                options=options,
+            )
+        except PushError as error:
+            return {**result, "failed": True, "msg": str(error), "config_state": error.config_state}
+        result.update(
+            changed=pushed.changed,
+            msg=f"{name}: {pushed.message}",
+            backup=str(pushed.backup) if pushed.backup else None,
+            config_state="unchanged" if self._task.check_mode or not pushed.changed else "committed",
+        )
+        if self._task.diff and pushed.diff:
+            result["diff"] = {
+                "prepared": f"--- {name} running\n+++ {name} intended ({source})\n{pushed.diff}\n"
+            }
+        return result
+
+    @staticmethod
+    def _check_args(args: dict[str, Any]) -> str:
+        allowed = {"src", "backup_dir", "known_hosts", *DEFAULTS}
+        unknown = sorted(set(args) - allowed)
+        if unknown:
+            return f"unknown argument(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})"
+        missing = [key for key in ("src", "backup_dir") if not args.get(key)]
+        if missing:
+            return f"missing required argument(s): {', '.join(missing)}"
+        for key in DEFAULTS:
+            if key in args:
+                try:
+                    if float(args[key]) <= 0:
+                        raise ValueError
+                except (TypeError, ValueError):
+                    return f"{key}: expected a positive number, got {args[key]!r}"
+        return ""
