@@ -4,6 +4,7 @@ headroom profile a lossless port is bound to."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import cache
 from typing import Any
 
 from gpunet.design.headroom import compute_headroom
@@ -45,9 +46,7 @@ def _port(
     platform: str, port: SwitchPort, fabric_mtu: int, buffer: BufferParameters, limits: PlatformLimits
 ) -> dict[str, Any]:
     mtu = min(port.mtu, limits.max_mtu)
-    headroom = None
-    if port.lossless:
-        headroom = asdict(compute_headroom(port.speed_gbps, mtu, port.cable_length_m, buffer))
+    headroom = _headroom_dict(port.speed_gbps, mtu, port.cable_length_m, buffer) if port.lossless else None
     return {
         "name": port.name,
         "speed_gbps": port.speed_gbps,
@@ -74,6 +73,12 @@ def headroom_rendered_as(platform: str, port: dict[str, Any]) -> str:
     if platform == "junos":
         return f"cable length in {port['pfc_profile']}"
     return f"profile {port['pfc_profile']}"
+
+
+@cache
+def _headroom_dict(speed_gbps: int, mtu: int, cable_m: int, buffer: BufferParameters) -> dict[str, Any]:
+    """Shared by every port with the same inputs (read-only for templates): cheap at 100k ports."""
+    return asdict(compute_headroom(speed_gbps, mtu, cable_m, buffer))
 
 
 def _profile_name(platform: str, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
