@@ -63,6 +63,9 @@ class InventorySkeleton:
         return RawInventory(groups=groups, hostvars=hostvars)
 
 
+# libyaml's emitter where PyYAML has it: ten times faster for inventories of thousands of hosts.
+SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
 SWITCH_CONNECTION = {"ansible_user": "netops", "gpunet_ssh_host_key_checking": True}
 
 
@@ -183,7 +186,7 @@ def _leaf_subnets(
             [
                 Problem(
                     "plan.fabric_pool",
-                    f"cannot hold {len(leaves)} leaf subnets of {2**host_bits} addresses",
+                    f"cannot hold {len(leaves)} leaf subnets of /{prefix}",
                     str(pool),
                     "a larger network",
                 )
@@ -259,5 +262,5 @@ def _hosts_document(skeleton: InventorySkeleton) -> dict[str, Any]:
 def _write(path: Path, data: dict[str, Any], comment: str | None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     header = "---\n" + (f"# {comment}\n" if comment else "")
-    path.write_text(header + yaml.safe_dump(data, sort_keys=False, default_flow_style=False))
+    path.write_text(header + yaml.dump(data, Dumper=SAFE_DUMPER, sort_keys=False, default_flow_style=False))
     return path
