@@ -19,7 +19,7 @@ AFTER = "after"
 BEFORE = "before"
 
 # The show commands collected per platform (file stem = `gpunet parse` tool name); the verify
-# roles read this table through `gpunet.validate.collect_plan`.
+# verify_switch action plugin runs exactly these.
 SWITCH_COMMANDS: dict[str, dict[str, str]] = {
     "nxos": {"nxos-show-interface-pfc": "show interface priority-flow-control"},
     "eos": {"eos-show-pfc-counters": "show priority-flow-control counters"},

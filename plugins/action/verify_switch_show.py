@@ -1,0 +1,60 @@
+"""gpunet.fabric.verify_switch_show: save a switch's PFC/ECN/queue show outputs into the artifacts folder.
+
+Runs on the controller (netmiko), like the push; reads the switch's connection vars from the play.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ansible.plugins.action import ActionBase
+
+from gpunet.model.fabric import Switch
+from gpunet.netdev.errors import PushError
+from gpunet.validate.switch_collect import collect_switch_show
+
+PHASES = ("before", "after")
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    _supports_check_mode = True  # read-only on the switch; writes only the controller's artifacts
+
+    def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        result = super().run(tmp, task_vars)
+        task_vars = task_vars or {}
+        args = self._task.args
+        phase = str(args.get("phase", ""))
+        if phase not in PHASES:
+            return {
+                **result,
+                "failed": True,
+                "msg": f"phase: expected one of {', '.join(PHASES)}, got {phase!r}",
+            }
+        artifacts = Path(str(args["artifacts_dir"]))
+        known_hosts = args.get("known_hosts")
+        switch = Switch(
+            name=task_vars["inventory_hostname"],
+            platform=str(task_vars.get("gpunet_platform", "")),
+            role=str(task_vars.get("gpunet_role", "")),
+            mgmt_address=str(task_vars.get("ansible_host", task_vars["inventory_hostname"])),
+            mgmt_port=int(task_vars.get("ansible_port", 22)),
+            ports=(),
+            mgmt_user=str(task_vars.get("ansible_user", "")),
+        )
+        try:
+            written = collect_switch_show(
+                switch,
+                str(task_vars.get("ansible_password", "")),
+                phase,
+                artifacts,
+                host_key_checking=bool(task_vars.get("gpunet_ssh_host_key_checking", True)),
+                known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
+            )
+        except PushError as error:
+            # Collection goes on: the missing files become "error" results naming this reason.
+            return {**result, "failed": True, "msg": str(error)}
+        # Artifacts are the run's output, not a change to the switch.
+        return {**result, "changed": False, "files": written, "msg": f"{len(written)} show outputs saved"}

@@ -1,0 +1,46 @@
+"""Filters gpunet.fabric.verify_host_commands, verify_pair_rounds, verify_iperf3_rounds, verify_nccl_jobs.
+
+Thin wrappers over gpunet.validate.collect_plan: the verify roles loop over what these return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gpunet.model.plain import to_plain
+from gpunet.validate import collect_plan
+
+
+def verify_host_commands(nics: Any) -> list[dict[str, Any]]:
+    return collect_plan.host_commands(to_plain(nics or []))
+
+
+def verify_pair_rounds(
+    hostvars: Any, play_hosts: list[str], host: str, tool: str, extra_args: Any, mode: str = "ring"
+) -> list[dict[str, Any]]:
+    nics_by_host = {name: to_plain(hostvars[name].get("gpunet_nics") or []) for name in play_hosts}
+    return collect_plan.pair_rounds(nics_by_host, host, tool, list(to_plain(extra_args or [])), mode)
+
+
+def verify_iperf3_rounds(
+    addresses: Any, host: str, port: int = 5201, seconds: int = 5
+) -> list[dict[str, Any]]:
+    return collect_plan.iperf3_rounds(to_plain(addresses), host, int(port), int(seconds))
+
+
+def verify_nccl_jobs(
+    gpus_by_host: Any, host: str, launcher: str, binary: str, extra_args: Any
+) -> list[dict[str, Any]]:
+    gpus = {name: int(count) for name, count in to_plain(gpus_by_host).items()}
+    return collect_plan.nccl_jobs(gpus, host, launcher, binary, list(to_plain(extra_args or [])))
+
+
+class FilterModule:
+    def filters(self) -> dict[str, Callable[..., Any]]:
+        return {
+            "verify_host_commands": verify_host_commands,
+            "verify_pair_rounds": verify_pair_rounds,
+            "verify_iperf3_rounds": verify_iperf3_rounds,
+            "verify_nccl_jobs": verify_nccl_jobs,
+        }

@@ -1,0 +1,131 @@
+"""What the verify roles run, computed in Python (the roles only loop over these lists).
+
+Inputs are the plain inventory values the play sees (`gpunet_nics` per host), so the same
+schedule comes out here as in the manifest that gpunet-validate writes (`pairs.schedule`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpunet.validate.pairs import RING, ring_rounds, schedule
+
+PERFTEST_BASE_PORT = 18515  # perftest's default out-of-band TCP port; one port per rail
+
+
+def host_commands(nics: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The read-only commands of the host collection: file stem (the `gpunet parse` tool) and argv."""
+    commands = [
+        {"file": "ibstat", "argv": ["ibstat"]},
+        {"file": "ibv_devinfo", "argv": ["ibv_devinfo", "-v"]},
+        {"file": "nvidia-smi-q", "argv": ["nvidia-smi", "-q"]},
+        {"file": "nvidia-smi-topo", "argv": ["nvidia-smi", "topo", "-m"]},
+        {"file": "chronyc-tracking", "argv": ["chronyc", "tracking"]},
+        {"file": "nft-ruleset", "argv": ["nft", "-j", "list", "ruleset"]},
+        {"file": "nccl-conf", "argv": ["cat", "/etc/nccl.conf"]},
+        {"file": "lsmod", "argv": ["lsmod"]},
+        {"file": "lspci-acs", "argv": ["lspci", "-vvv"]},
+    ]
+    for nic in nics:
+        commands.append({"file": f"mlnx_qos.{nic['netdev']}", "argv": ["mlnx_qos", "-i", nic["netdev"]]})
+        sysfs = f"/sys/class/infiniband/{nic['name']}/tc/1/traffic_class"
+        commands.append({"file": f"traffic-class.{nic['name']}", "argv": ["cat", sysfs]})
+    return commands
+
+
+def pair_rounds(
+    nics_by_host: dict[str, list[dict[str, Any]]],
+    host: str,
+    tool: str,
+    extra_args: list[str],
+    mode: str = RING,
+) -> list[dict[str, list[dict[str, Any]]]]:
+    """Per round, this host's perftest servers and clients. Every host gets the same number of
+    rounds (empty where it rests), so the play's hosts move from round to round together."""
+    hosts_by_rail: dict[int, list[str]] = {}
+    for name, nics in nics_by_host.items():
+        for nic in nics:
+            hosts_by_rail.setdefault(int(nic["rail"]), []).append(name)
+    plan = []
+    for index, round_ in enumerate(schedule(hosts_by_rail, mode)):
+        servers, clients = [], []
+        for pair in round_:
+            if host not in (pair.client, pair.server):
+                continue
+            mine = _nic_on_rail(nics_by_host[host], pair.rail)
+            port = PERFTEST_BASE_PORT + pair.rail
+            if host == pair.server:
+                servers.append(
+                    {"argv": [tool, "-d", mine["name"], "-p", str(port), *extra_args], "port": port}
+                )
+                continue
+            peer_nic = _nic_on_rail(nics_by_host[pair.server], pair.rail)
+            peer_ip = str(peer_nic["ip"]).split("/")[0]
+            clients.append(
+                {
+                    "argv": [tool, "-d", mine["name"], "-p", str(port), *extra_args, peer_ip],
+                    "peer_ip": peer_ip,
+                    "port": port,
+                    "file": f"pairs/{index}/{pair.client}__{pair.server}__{mine['name']}.{tool}.txt",
+                }
+            )
+        plan.append({"round": index, "servers": servers, "clients": clients})
+    return plan
+
+
+def _nic_on_rail(nics: list[dict[str, Any]], rail: int) -> dict[str, Any]:
+    return next(nic for nic in nics if int(nic["rail"]) == rail)
+
+
+def iperf3_rounds(
+    addresses: dict[str, str], host: str, port: int, seconds: int
+) -> list[dict[str, list[dict[str, Any]]]]:
+    """iperf3 over the host network, a ring in rounds of disjoint pairs like perftest."""
+    plan = []
+    for index, round_ in enumerate(ring_rounds(sorted(addresses))):
+        servers, clients = [], []
+        for client, server in round_:
+            if host == server:
+                servers.append({"argv": ["iperf3", "-s", "-1", "-p", str(port)], "port": port})
+            elif host == client:
+                clients.append(
+                    {
+                        "argv": [
+                            "iperf3",
+                            "-c",
+                            addresses[server],
+                            "-p",
+                            str(port),
+                            "-t",
+                            str(seconds),
+                            "-J",
+                        ],
+                        "peer_ip": addresses[server],
+                        "port": port,
+                        "file": f"pairs/iperf3/{client}__{server}.iperf3.txt",
+                    }
+                )
+        plan.append({"round": index, "servers": servers, "clients": clients})
+    return plan
+
+
+def nccl_jobs(
+    gpus_by_host: dict[str, int], host: str, launcher: str, binary: str, extra_args: list[str]
+) -> list[dict[str, Any]]:
+    """nccl-tests runs this host launches: its own single-node run, and (first host) the multi-node one."""
+    ordered = sorted(gpus_by_host)
+    jobs = [
+        {
+            "file": f"nccl/single-{host}.txt",
+            "argv": [binary, "-g", str(gpus_by_host[host]), *extra_args],
+        }
+    ]
+    if len(ordered) > 1 and host == ordered[0]:
+        ranks = sum(gpus_by_host.values())
+        if launcher == "srun":
+            argv = ["srun", "-N", str(len(ordered)), "-n", str(ranks), "--nodelist", ",".join(ordered)]
+        else:
+            slots = ",".join(f"{name}:{gpus_by_host[name]}" for name in ordered)
+            argv = ["mpirun", "-np", str(ranks), "-H", slots, "-x", "NCCL_DEBUG=WARN", "--bind-to", "numa"]
+        jobs.append({"file": "nccl/all-nodes.txt", "argv": [*argv, binary, "-g", "1", *extra_args]})
+    return jobs
