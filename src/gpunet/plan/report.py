@@ -123,6 +123,7 @@ def bom_text(summary: PlanSummary) -> str:
 def collective_text(summary: PlanSummary) -> str:
     c = summary.collective
     return (
+        f"Per-node NIC bandwidth: {c.node_nic_gbps:g} Gb/s ({_gbytes(c.node_nic_gbps)})\n"
         f"All-reduce busbw bound (nccl-tests): ring {_gbytes(c.ring_busbw_gbps)}, "
         f"tree {_gbytes(c.tree_busbw_gbps)}, hierarchical {_gbytes(c.hierarchical_busbw_gbps)}\n"
         f"Prefer {c.preferred} ({c.reason}); expect up to {_gbytes(c.preferred_busbw_gbps)} busbw"

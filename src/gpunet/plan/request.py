@@ -6,6 +6,7 @@ Every field has a documented default; unknown or mistyped fields are errors that
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -105,13 +106,13 @@ def parse_cost_factors(text: str) -> dict[str, float]:
     return factors
 
 
-# Field name -> (type check, what is valid); used for YAML values and CLI values alike.
+# Whole-number fields and their valid range; per-node limits are the inventory schema's.
 _INT_FIELDS = {
-    "gpus": 1,
-    "gpus_per_node": 1,
-    "nics_per_node": 1,
-    "switch_radix": 4,
-    "rack_size": 1,
+    "gpus": (1, 1_000_000),
+    "gpus_per_node": (1, 64),
+    "nics_per_node": (1, 64),
+    "switch_radix": (4, 1024),
+    "rack_size": (1, 1024),
 }
 REQUEST_FIELDS = (
     *_INT_FIELDS,
@@ -135,13 +136,16 @@ def build_request(values: Mapping[str, Any], source: str = "plan") -> PlanReques
             Problem(f"{source}.{key}", "is not a planner field", expected=", ".join(REQUEST_FIELDS))
         )
     checked: dict[str, Any] = {}
-    for key, minimum in _INT_FIELDS.items():
+    for key, (minimum, maximum) in _INT_FIELDS.items():
         if key in values:
             value = values[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                problems.append(Problem(f"{source}.{key}", "must be a whole number", value, f">= {minimum}"))
+            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+                problems.append(
+                    Problem(f"{source}.{key}", "must be a whole number", value, f"{minimum}..{maximum}")
+                )
             else:
                 checked[key] = value
+    problems.extend(_inventory_field_problems(values, source))
     if "gpus" not in values:
         problems.append(Problem(f"{source}.gpus", "is required", expected="the number of GPUs to connect"))
     if "switch_radix" in checked and checked["switch_radix"] % 2:
@@ -191,6 +195,26 @@ def build_request(values: Mapping[str, Any], source: str = "plan") -> PlanReques
     if problems:
         raise PlanInputError(problems)
     return PlanRequest(**checked)
+
+
+FABRIC_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")  # as in fabric.schema.json
+
+
+def _inventory_field_problems(values: Mapping[str, Any], source: str) -> list[Problem]:
+    """The --write-inventory fields, checked up front so a bad one is an input error."""
+    problems = []
+    for key in INVENTORY_FIELDS:
+        if key in values and (not isinstance(values[key], str) or not values[key]):
+            problems.append(Problem(f"{source}.{key}", "must be a non-empty string", values[key]))
+    name = values.get("name")
+    if isinstance(name, str) and name and not FABRIC_NAME.match(name):
+        problems.append(Problem(f"{source}.name", "is not a fabric name", name, FABRIC_NAME.pattern))
+    platform = values.get("platform")
+    if isinstance(platform, str) and platform and platform not in PLATFORMS:
+        problems.append(
+            Problem(f"{source}.platform", "unknown platform", platform, ", ".join(known_platforms()))
+        )
+    return problems
 
 
 def _convert(

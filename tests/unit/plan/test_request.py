@@ -57,6 +57,10 @@ BAD_VALUES = [
     ({"gpus": 8, "cost_factors": {"copper": 1}}, "plan.cost_factors.copper", "not a reach class"),
     ({"gpus": 8, "cost_factors": {"dac": -1}}, "plan.cost_factors.dac", "non-negative"),
     ({"gpus": 8, "gpu": 8}, "plan.gpu", "not a planner field"),
+    ({"gpus": 128, "gpus_per_node": 128}, "plan.gpus_per_node", "whole number"),
+    ({"gpus": 8, "name": "my fabric"}, "plan.name", "not a fabric name"),
+    ({"gpus": 8, "platform": "ios"}, "plan.platform", "unknown platform"),
+    ({"gpus": 8, "mgmt_pool": 10}, "plan.mgmt_pool", "non-empty string"),
 ]
 
 
