@@ -1,0 +1,84 @@
+"""The collection plan the verify roles loop over: commands, perftest rounds, iperf3, nccl-tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpunet.validate.collect_plan import (
+    PERFTEST_BASE_PORT,
+    host_commands,
+    iperf3_rounds,
+    nccl_jobs,
+    pair_rounds,
+)
+from gpunet.validate.parsers import PARSERS
+
+
+def nics(host_number: int, rails: int = 2) -> list[dict[str, Any]]:
+    return [
+        {"name": f"mlx5_{rail}", "netdev": f"rail{rail}", "rail": rail, "ip": f"10.{rail}.0.{host_number}/24"}
+        for rail in range(rails)
+    ]
+
+
+def test_every_host_command_saves_a_file_gpunet_can_parse() -> None:
+    commands = host_commands(nics(1))
+    stems = [command["file"] for command in commands]
+    assert len(stems) == 9 + 2 * 2 and len(set(stems)) == len(stems)
+    assert {stem.split(".")[0] for stem in stems} <= set(PARSERS)
+    assert {"file": "mlnx_qos.rail1", "argv": ["mlnx_qos", "-i", "rail1"]} in commands
+
+
+def test_pair_rounds_match_the_manifest_schedule_and_keep_hosts_in_step() -> None:
+    by_host = {f"gpu0{i}": nics(i) for i in range(1, 5)}
+    plans = {host: pair_rounds(by_host, host, "ib_write_bw", ["--report_gbits"]) for host in by_host}
+    assert {len(plan) for plan in plans.values()} == {2}
+    first = plans["gpu01"][0]
+    # Round 0 of a 4-host ring: gpu01 -> gpu02 on both rails, one port per rail.
+    assert [c["file"] for c in first["clients"]] == [
+        "pairs/0/gpu01__gpu02__mlx5_0.ib_write_bw.txt",
+        "pairs/0/gpu01__gpu02__mlx5_1.ib_write_bw.txt",
+    ]
+    assert first["clients"][1]["argv"] == [
+        "ib_write_bw", "-d", "mlx5_1", "-p", str(PERFTEST_BASE_PORT + 1), "--report_gbits", "10.1.0.2",
+    ]  # fmt: skip
+    assert [s["port"] for s in plans["gpu02"][0]["servers"]] == [PERFTEST_BASE_PORT, PERFTEST_BASE_PORT + 1]
+    clients = sum(len(r["clients"]) for plan in plans.values() for r in plan)
+    servers = sum(len(r["servers"]) for plan in plans.values() for r in plan)
+    assert clients == servers == 4 * 2  # four ring pairs per rail
+
+
+def test_iperf3_rounds_use_the_host_network_address() -> None:
+    addresses = {"a": "192.0.2.1", "b": "192.0.2.2", "c": "192.0.2.3"}
+    plan = iperf3_rounds(addresses, "c", 5201, 3)
+    assert len(plan) == 3
+    clients = [client for round_ in plan for client in round_["clients"]]
+    assert clients == [
+        {
+            "argv": ["iperf3", "-c", "192.0.2.1", "-p", "5201", "-t", "3", "-J"],
+            "peer_ip": "192.0.2.1",
+            "port": 5201,
+            "file": "pairs/iperf3/c__a.iperf3.txt",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("launcher", "prefix"),
+    [
+        ("mpirun", ["mpirun", "-np", "16", "-H", "gpu01:8,gpu02:8"]),
+        ("srun", ["srun", "-N", "2", "-n", "16", "--nodelist", "gpu01,gpu02"]),
+    ],
+)
+def test_nccl_jobs(launcher: str, prefix: list[str]) -> None:
+    gpus = {"gpu01": 8, "gpu02": 8}
+    first = nccl_jobs(gpus, "gpu01", launcher, "all_reduce_perf", ["-b", "8"])
+    assert first[0] == {"file": "nccl/single-gpu01.txt", "argv": ["all_reduce_perf", "-g", "8", "-b", "8"]}
+    assert first[1]["file"] == "nccl/all-nodes.txt"
+    assert first[1]["argv"][: len(prefix)] == prefix
+    assert first[1]["argv"][-4:] == ["-g", "1", "-b", "8"]
+    assert [job["file"] for job in nccl_jobs(gpus, "gpu02", launcher, "all_reduce_perf", [])] == [
+        "nccl/single-gpu02.txt"
+    ]
