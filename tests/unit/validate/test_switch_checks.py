@@ -1,0 +1,68 @@
+"""Switch checks fail on the right port when the collected show outputs say so."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gpunet.validate.judge import judge
+from gpunet.validate.results import Status
+from tests.conftest import FIXTURES_DIR
+
+HEALTHY = FIXTURES_DIR / "artifacts" / "healthy"
+
+# (file under switches/, text to replace, replacement, the (check, target, status) results expected)
+CASES = [
+    (
+        "leaf07/after/sonic-show-queue-counters.txt",
+        "Ethernet8    UC3          981234       1004783616            0",
+        "Ethernet8    UC3          981234       1004783616           17",
+        {("lossless_queue_drops", "leaf07:Ethernet8", Status.FAIL)},
+    ),
+    (
+        "leaf07/after/sonic-show-pfc-priority.txt",
+        "Ethernet16   3",
+        "Ethernet16   ",
+        {("switch_pfc", "leaf07:Ethernet16", Status.FAIL)},
+    ),
+    (
+        "leaf01/after/nxos-show-interface-pfc.txt",
+        "Ethernet1/2        On   On  (8)",
+        "Ethernet1/2        Auto Off     ",
+        {("switch_pfc", "leaf01:Ethernet1/2", Status.FAIL)},
+    ),
+    (
+        "leaf05/after/cumulus-nv-show-qos-roce.txt",
+        "  enabled-tc        0,3",
+        "  enabled-tc        0",
+        {("switch_ecn", "leaf05", Status.FAIL)},
+    ),
+    (
+        "leaf07/after/sonic-show-ecn.txt",
+        "green_min_threshold      153600",
+        "green_min_threshold      1048576",
+        {("switch_ecn", "leaf07", Status.FAIL)},
+    ),
+    (
+        "leaf07/after/sonic-show-pfc-priority.txt",
+        "Interface    Lossless priorities",
+        "Error: Got unexpected extra argument",
+        {("switch_pfc", "leaf07", Status.ERROR)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("relative", "old", "new", "expected"), CASES)
+def test_switch_problem_is_reported_on_its_port(
+    tmp_path: Path, relative: str, old: str, new: str, expected: set[tuple[str, str, Status]]
+) -> None:
+    folder = tmp_path / "artifacts"
+    shutil.copytree(HEALTHY, folder)
+    path = folder / "switches" / relative
+    text = path.read_text()
+    assert old in text, "the fixture no longer holds the line this case edits"
+    path.write_text(text.replace(old, new))
+    results = judge(folder).results
+    assert {(r.check, r.target, r.status) for r in results if r.status != Status.PASS} == expected
