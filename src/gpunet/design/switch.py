@@ -78,9 +78,9 @@ def _notes(platform: str, ports: list[dict[str, Any]], max_mtu: int) -> list[str
 
 PLATFORM_NOTES: dict[str, list[str]] = {
     "nxos": [
-        "NX-OS sets the no-drop class buffer (pause buffer-size/pause-threshold/resume-threshold) for "
-        "the whole system: rendered for the port needing the most headroom; each port's own need is in "
-        "the table.",
+        "NX-OS takes the no-drop buffer (pause buffer-size/pause-threshold/resume-threshold, ingress "
+        "queuing policy under system qos) once for the whole system: rendered for the port needing the "
+        "most headroom; each port's own need is in the table.",
         "PFC watchdog times are rendered as multipliers of the polling interval, rounded up.",
     ],
     "eos": [

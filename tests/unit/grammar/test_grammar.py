@@ -35,9 +35,9 @@ ACCEPTED = [
     ("nxos", (), "exit", END),
     (
         "nxos",
-        ("policy-map-network-qos", "class-network-qos"),
+        ("policy-map-queuing", "class-queuing"),
         "pause buffer-size 369504 pause-threshold 27648 resume-threshold 18432",
-        ("policy-map-network-qos", "class-network-qos"),
+        ("policy-map-queuing", "class-queuing"),
     ),
     ("eos", (), "qos map dscp 24 25 27 to traffic-class 0", ()),
     ("eos", (), "qos profile GPUNET-ROCE", ("qos-profile",)),
