@@ -82,6 +82,7 @@ class PlanSummary:
             "nodes": request.nodes,
             "nics": request.nics,
             "nic_speed_gbps": request.nic_speed_gbps,
+            "node_nic_gbps": request.nics_per_node * request.nic_speed_gbps,
             "switch_radix": request.switch_radix,
             "tiers": topology.tiers,
             "rail_optimised": topology.rail_optimised,

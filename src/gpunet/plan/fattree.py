@@ -108,6 +108,17 @@ def stripe_width(lower_count: int, uplinks_each: int, capacity: int) -> int | No
     return None
 
 
+def economical_uplinks(needed: int, most: int, lower_count: int, capacity: int) -> int:
+    """The uplink count from `needed` to `most` that stripes onto the fewest upper switches
+    (then the fewest uplinks): 11 uplinks need 11 spines, 12 need two."""
+
+    def upper_switches(uplinks: int) -> int:
+        width = stripe_width(lower_count, uplinks, capacity)
+        return width if width is not None else capacity + 1
+
+    return min(range(needed, most + 1), key=lambda uplinks: (upper_switches(uplinks), uplinks))
+
+
 def reach_class(length_m: int, distances: Distances) -> str:
     if length_m <= distances.dac_max_m:
         return "dac"
@@ -206,11 +217,13 @@ def build_topology(request: PlanRequest, tiers: int, rail_optimised: bool) -> To
     # two, for redundancy); a full leaf gets all of them. The same count on every leaf keeps the
     # striping even.
     fullest = max(topology.switches[name].down_used for name in leaves)
-    topology.leaf_up = min(up, max(math.ceil(fullest / request.oversubscription), 2))
+    needed = min(up, max(math.ceil(fullest / request.oversubscription), 2))
+    pod_leaves = ((k // 2) // leaves_per_group) * leaves_per_group
     if tiers == 2:
+        topology.leaf_up = economical_uplinks(needed, up, len(leaves), k)
         _cable_two_tier(topology, leaves)
     else:
-        pod_leaves = ((k // 2) // leaves_per_group) * leaves_per_group
+        topology.leaf_up = economical_uplinks(needed, up, min(pod_leaves, len(leaves)), k // 2)
         _cable_three_tier(topology, leaves, pod_leaves)
     return topology
 

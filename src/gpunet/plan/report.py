@@ -122,8 +122,16 @@ def bom_text(summary: PlanSummary) -> str:
 
 def collective_text(summary: PlanSummary) -> str:
     c = summary.collective
+    request = summary.topology.request
+    node_nic = request.nics_per_node * request.nic_speed_gbps
+    throttled = (
+        f"; {c.node_nic_gbps:.0f} Gb/s of it across the spines at "
+        f"{format_ratio(summary.topology.leaf_oversubscription)}"
+        if c.node_nic_gbps < node_nic
+        else ""
+    )
     return (
-        f"Per-node NIC bandwidth: {c.node_nic_gbps:g} Gb/s ({_gbytes(c.node_nic_gbps)})\n"
+        f"Per-node NIC bandwidth: {node_nic} Gb/s ({_gbytes(node_nic)}){throttled}\n"
         f"All-reduce busbw bound (nccl-tests): ring {_gbytes(c.ring_busbw_gbps)}, "
         f"tree {_gbytes(c.tree_busbw_gbps)}, hierarchical {_gbytes(c.hierarchical_busbw_gbps)}\n"
         f"Prefer {c.preferred} ({c.reason}); expect up to {_gbytes(c.preferred_busbw_gbps)} busbw"

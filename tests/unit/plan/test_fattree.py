@@ -13,6 +13,7 @@ from gpunet.plan.designs import compare, recommend
 from gpunet.plan.fattree import (
     HOST_LEAF,
     build_topology,
+    economical_uplinks,
     max_nodes,
     split_leaf_ports,
     stripe_width,
@@ -104,6 +105,20 @@ def test_leaf_split_never_exceeds_the_ratio(radix: int, ratio: str, down: int, u
 )
 def test_stripe_width(lower: int, uplinks: int, capacity: int, width: int | None) -> None:
     assert stripe_width(lower, uplinks, capacity) == width
+
+
+@pytest.mark.parametrize(
+    ("needed", "most", "lower", "capacity", "uplinks"),
+    [(11, 16, 8, 64, 12), (32, 32, 8, 64, 32), (2, 32, 1, 64, 2), (3, 4, 4, 8, 4)],
+)
+def test_economical_uplinks(needed: int, most: int, lower: int, capacity: int, uplinks: int) -> None:
+    assert economical_uplinks(needed, most, lower, capacity) == uplinks
+
+
+def test_partly_filled_su_gets_the_uplinks_it_needs_on_two_spines() -> None:
+    topology = build_topology(build_request({"gpus": 256, "oversubscription": "3:1"}), 2, True)
+    assert {s.up_used for s in topology.switches_in_tier("leaf")} == {12}  # 32 nodes need 11 at 3:1
+    assert len(topology.switches_in_tier("spine")) == 2
 
 
 def test_auto_picks_three_tiers_beyond_the_two_tier_limit() -> None:
