@@ -14,6 +14,9 @@ TRAFFIC_CLASSES = range(8)
 def design_pfc(qos: Qos, limits: PlatformLimits) -> dict[str, Any]:
     pfc = qos.pfc
     interval = limits.watchdog_interval_ms
+    if limits.watchdog_interval_at_most_half:
+        half = min(pfc.watchdog_detect_ms, pfc.watchdog_restore_ms) // 2
+        interval = max(limits.watchdog_interval_min_ms, min(interval, half))
     return {
         "priority": qos.lossless_priority,
         # Priority group per traffic class (SONiC TC_TO_PRIORITY_GROUP_MAP): the lossless class gets

@@ -24,6 +24,9 @@ class PlatformLimits:
     max_mtu: int
     # PFC watchdog polling interval the OS uses when the watchdog is expressed in intervals.
     watchdog_interval_ms: int
+    # EOS rejects a polling interval above half the smaller of timeout and recovery time.
+    watchdog_interval_at_most_half: bool = False
+    watchdog_interval_min_ms: int = 1
 
 
 # 256-byte cells are typical of Broadcom and Cisco ASICs, 144 bytes of NVIDIA Spectrum-2/3.
@@ -41,7 +44,13 @@ BUFFER_DEFAULTS: dict[str, BufferParameters] = {
 
 PLATFORM_LIMITS: dict[str, PlatformLimits] = {
     "nxos": PlatformLimits(max_mtu=9216, watchdog_interval_ms=100),
-    "eos": PlatformLimits(max_mtu=9214, watchdog_interval_ms=100),  # EOS interfaces stop at 9214
+    # EOS interfaces stop at 9214; watchdog polling 0.005..30 s, at most half of timeout/recovery.
+    "eos": PlatformLimits(
+        max_mtu=9214,
+        watchdog_interval_ms=100,
+        watchdog_interval_at_most_half=True,
+        watchdog_interval_min_ms=5,
+    ),
     "cumulus": PlatformLimits(max_mtu=9216, watchdog_interval_ms=100),
     "sonic": PlatformLimits(max_mtu=9216, watchdog_interval_ms=200),  # SONiC PFC_WD POLL_INTERVAL default
     "junos": PlatformLimits(max_mtu=9216, watchdog_interval_ms=100),  # Junos pfc-watchdog poll-interval

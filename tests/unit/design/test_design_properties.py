@@ -178,6 +178,18 @@ def test_watchdog_times_in_each_unit(
     assert (watchdog["detect_seconds"], watchdog["restore_seconds"]) == seconds
 
 
+@pytest.mark.parametrize(
+    ("detect_ms", "restore_ms", "polling"), [(200, 400, "0.1"), (100, 300, "0.05"), (10, 1000, "0.005")]
+)
+def test_eos_watchdog_polling_is_at_most_half_the_shorter_time(
+    detect_ms: int, restore_ms: int, polling: str
+) -> None:
+    qos = {"pfc": {"watchdog_detect_ms": detect_ms, "watchdog_restore_ms": restore_ms}}
+    fabric = mixed_fabric("eos", qos=qos)
+    config = render_switch(fabric, fabric.switches[LEAF]).config
+    assert f"priority-flow-control pause watchdog default polling-interval {polling}\n" in config
+
+
 def test_eos_mtu_is_clamped_to_its_maximum_and_the_summary_says_so() -> None:
     fabric = mixed_fabric("eos")
     rendered = render_switch(fabric, fabric.switches[LEAF])
