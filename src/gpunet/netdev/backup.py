@@ -8,7 +8,8 @@ from pathlib import Path
 
 # Password hashes, secrets and keys on the OSes gpunet supports: masked, never written to disk.
 SECRET = re.compile(
-    r"(?P<keep>\b(?:password|secret|encrypted-password|key|community|passphrase)\b(?:\s+\d)?\s+)"
+    r"(?P<keep>\b(?:password|secret|encrypted-password|key|community|passphrase)\b"
+    r"(?:\s+(?:\d{1,2}|sha\d+|md5|scrypt))?\s+)"
     r"(?P<value>\"[^\"]*\"|\S+)",
     re.I,
 )

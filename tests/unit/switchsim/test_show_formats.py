@@ -1,0 +1,59 @@
+"""The simulator's SONiC show commands against the real sonic-utilities outputs in ../shared/samples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpunet.lab.switchsim.personalities import showpfc
+from gpunet.lab.switchsim.state import SwitchState
+from tests.conftest import sample_files
+
+
+def sample_body(path: Path) -> list[str]:
+    """The sample's output lines: without the source comment and the prompt line."""
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if "$ show" in line)
+    return lines[start + 1 :]
+
+
+def state_with(counters: dict[str, tuple[int, int]]) -> SwitchState:
+    ports = ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"]
+    state = SwitchState(platform="sonic", hostname="leaf07", ports=ports)
+    for port, (rx, tx) in counters.items():
+        state.counters[port]["rx_pfc"][3] = rx
+        state.counters[port]["tx_pfc"][3] = tx
+    return state
+
+
+@pytest.mark.parametrize("sample", sample_files("switch_sonic_show-pfc-counters_*.txt"), ids=lambda p: p.name)
+def test_show_pfc_counters_with_zero_counters_equals_the_real_output(sample):
+    assert showpfc.sonic_pfc_counters(state_with({})).splitlines() == sample_body(sample)
+
+
+def test_show_pfc_counters_reports_the_counters_tests_set():
+    lines = showpfc.sonic_pfc_counters(state_with({"Ethernet4": (1520, 37)})).splitlines()
+    rx_row = next(line for line in lines[:6] if line.strip().startswith("Ethernet4"))
+    tx_row = next(line for line in lines[7:] if line.strip().startswith("Ethernet4"))
+    assert rx_row.split()[1:] == ["0", "0", "0", "1520", "0", "0", "0", "0"]
+    assert tx_row.split()[1:] == ["0", "0", "0", "37", "0", "0", "0", "0"]
+
+
+@pytest.mark.parametrize(
+    "sample", sample_files("switch_sonic_show-queue-counters_*.txt"), ids=lambda p: p.name
+)
+def test_show_queue_counters_header_and_rows_match_the_real_output(sample):
+    real = sample_body(sample)
+    simulated = showpfc.sonic_queue_counters(state_with({})).splitlines()
+    assert simulated[:2] == real[:2]
+    assert simulated[2:10] == real[2:10]  # Ethernet0 UC0..UC7, all zero
+
+
+@pytest.mark.parametrize("sample", sample_files("switch_sonic_show-pfc-priority_*.txt"), ids=lambda p: p.name)
+def test_show_pfc_priority_header_matches_the_real_output(sample):
+    state = state_with({})
+    state.config["PORT_QOS_MAP"] = {"Ethernet0": {"pfc_enable": "3,4"}}
+    simulated = showpfc.sonic_pfc_priority(state).splitlines()
+    real = sample_body(sample)
+    assert simulated[:4] == real[:4]
