@@ -1,0 +1,51 @@
+"""`gpunet switchsim` as a process: serves SSH on 127.0.0.1, keeps its state file, stops on SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from netmiko import ConnectHandler
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_switchsim_serves_a_platform_and_saves_its_state(tmp_path):
+    port, state_file = free_port(), tmp_path / "leaf08.state.json"
+    command = [sys.executable, "-m", "gpunet.cli", "switchsim", "--platform", "junos", "--port", str(port),
+               "--state", str(state_file), "--username", "netops", "--password", "pw"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == f"switchsim: junos leaf08 127.0.0.1:{port}"
+        session = ConnectHandler(device_type="juniper_junos", host="127.0.0.1", port=port, username="netops",
+                                 password="pw", allow_agent=False, use_keys=False)  # fmt: skip
+        assert session.find_prompt() == "netops@leaf08>"
+        assert "unknown command." in session.send_command("show bogus thing")
+        session.disconnect()
+        saved = json.loads(state_file.read_text())
+        assert (saved["platform"], saved["hostname"]) == ("junos", "leaf08")
+        assert saved["config"] == ["set system host-name leaf08"]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert process.returncode == 0
+
+
+def test_switchsim_refuses_a_bad_port():
+    result = subprocess.run(
+        [sys.executable, "-m", "gpunet.cli", "switchsim", "--platform", "eos", "--port", "70000"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "out of range" in result.stderr
