@@ -80,7 +80,7 @@ def request_values(args: argparse.Namespace) -> dict[str, Any]:
     values = load_request_file(args.request_file) if args.request_file else {}
     values.update({key: getattr(args, key) for key in CLI_FIELDS if getattr(args, key) is not None})
     if args.distances:
-        values["distances"] = load_request_file(args.distances)
+        values["distances"] = load_request_file(args.distances, "distance fields")
     if args.cost_factors:
         try:
             values["cost_factors"] = parse_cost_factors(args.cost_factors)

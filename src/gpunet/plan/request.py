@@ -268,17 +268,16 @@ def _cost_factors(value: Any, path: str, problems: list[Problem]) -> dict[str, f
     return factors
 
 
-def load_request_file(path: str | Path) -> dict[str, Any]:
-    """The fields of a YAML request file (same names as the CLI flags, with underscores)."""
+def load_request_file(path: str | Path, holds: str = "planner fields") -> dict[str, Any]:
+    """The mapping in a YAML (or JSON) file: a request (same names as the CLI flags, with
+    underscores) or a distances file."""
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text())
     except (OSError, yaml.YAMLError) as error:
         raise PlanInputError([Problem(str(path), f"cannot be read: {error}".splitlines()[0])]) from None
     if not isinstance(data, dict):
-        raise PlanInputError(
-            [Problem(str(path), "must hold a mapping of planner fields", type(data).__name__)]
-        )
+        raise PlanInputError([Problem(str(path), f"must hold a mapping of {holds}", type(data).__name__)])
     return data
 
 

@@ -102,3 +102,17 @@ def test_errors_exit_2_with_one_line_each(
     assert out == ""
     assert message in err
     assert "Traceback" not in err
+
+
+def test_distances_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    distances = tmp_path / "distances.yml"
+    distances.write_text("cross_rack_m: 40\naoc_max_m: 35\n")
+    code, out, _ = run(capsys, "--gpus", "256", "--format", "csv", "--distances", str(distances))
+    rows = {r["reach"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert code == 0
+    # 256 node cables of 40 m are now beyond AOC reach; 256 leaf-spine cables of 30 m are not
+    assert (rows["optics"]["links"], rows["optics"]["total_length_m"]) == ("256", "10240")
+    assert (rows["aoc"]["links"], rows["aoc"]["total_length_m"]) == ("256", "7680")
+    distances.write_text("- 40\n")
+    code, _, err = run(capsys, "--gpus", "256", "--distances", str(distances))
+    assert code == 2 and "must hold a mapping of distance fields" in err
