@@ -3,6 +3,7 @@ on the rendered text."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable
@@ -11,7 +12,7 @@ import pytest
 
 from gpunet.design import design_switch
 from gpunet.model.fabric import Fabric
-from gpunet.platforms import known_platforms
+from gpunet.platforms import UnknownPlatformError, known_platforms
 from gpunet.render import render_switch
 from tests.unit.design.fabric_factory import LEAF, one_leaf_fabric
 
@@ -136,7 +137,9 @@ def test_sonic_overrides_the_stock_map_that_sends_dscp_26_to_tc_1() -> None:
 
 
 @pytest.mark.parametrize("platform", known_platforms())
-@pytest.mark.parametrize(("min_kb", "max_kb"), [(150, 1500), (100, 3000), (1000, 2048), (9, 32768)])
+@pytest.mark.parametrize(
+    ("min_kb", "max_kb"), [(150, 1500), (100, 3000), (1000, 2048), (9, 32768), (150, 160)]
+)
 def test_ecn_thresholds_convert_back_to_the_same_bytes(platform: str, min_kb: int, max_kb: int) -> None:
     fabric = mixed_fabric(platform, qos={"ecn": {"min_threshold_kb": min_kb, "max_threshold_kb": max_kb}})
     ecn = design_switch(fabric, fabric.switches[LEAF])["ecn"]
@@ -220,3 +223,10 @@ def test_ets_shares_and_strict_queues_follow_qos_queues() -> None:
     }
     wred_queues = {key for key, fields in document["QUEUE"].items() if "wred_profile" in fields}
     assert {key.split("|")[1] for key in wred_queues} == {"3"}
+
+
+def test_an_unknown_platform_is_an_error_listing_the_known_ones() -> None:
+    fabric = mixed_fabric("nxos")
+    switch = dataclasses.replace(fabric.switches[LEAF], platform="ios")
+    with pytest.raises(UnknownPlatformError, match=r"'ios'.*cumulus, eos, junos, nxos, sonic"):
+        render_switch(fabric, switch)
