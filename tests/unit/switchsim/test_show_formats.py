@@ -57,3 +57,17 @@ def test_show_pfc_priority_header_matches_the_real_output(sample):
     simulated = showpfc.sonic_pfc_priority(state).splitlines()
     real = sample_body(sample)
     assert simulated[:4] == real[:4]
+
+
+@pytest.mark.parametrize("sample", sample_files("switch_sonic_show-ecn_*.txt"), ids=lambda p: p.name)
+def test_show_ecn_block_layout_matches_the_real_output(sample):
+    # The sample comes from a Markdown document that wraps profile names in ** markers.
+    real = [line.replace("**", "") for line in sample_body(sample)]
+    first_block = real[: real.index("")]
+    fields = {}
+    for line in first_block[2:-1]:
+        key, value = line.split()
+        fields[key] = value
+    state = state_with({})
+    state.config["WRED_PROFILE"] = {"AZURE_LOSSLESS": fields}
+    assert showpfc.sonic_ecn(state).splitlines() == first_block

@@ -138,3 +138,15 @@ def junos_pfc(state: SwitchState, port: str) -> str:
         for prio in range(8)
     ]
     return "\n".join(rows)
+
+
+def sonic_ecn(state: SwitchState) -> str:
+    """`show ecn`: one block per WRED_PROFILE entry, fields in config_db order."""
+    blocks = []
+    for name, fields in state.config.get("WRED_PROFILE", {}).items():
+        key_width = max((len(key) for key in fields), default=1)
+        value_width = max((len(str(value)) for value in fields.values()), default=1)
+        rule = f"{'-' * key_width}  {'-' * value_width}"
+        rows = [f"{key:<{key_width}}  {value}" for key, value in fields.items()]
+        blocks.append("\n".join([f"Profile: {name}", rule, *rows, rule]))
+    return "\n\n".join(blocks)

@@ -12,6 +12,7 @@ import re
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.personalities.showpfc import (
+    sonic_ecn,
     sonic_pfc_counters,
     sonic_pfc_priority,
     sonic_queue_counters,
@@ -90,6 +91,8 @@ class SonicPersonality(Personality):
             return sonic_pfc_counters(self.state)
         if command == "show pfc priority":
             return sonic_pfc_priority(self.state)
+        if command == "show ecn":
+            return sonic_ecn(self.state)
         if command == "show queue counters":
             return sonic_queue_counters(self.state)
         if command == "exit":
