@@ -160,7 +160,8 @@ def test_ecn_thresholds_convert_back_to_the_same_bytes(platform: str, min_kb: in
         assert device["max"] == 100
         assert "exceeds queue_buffer_bytes" in device["note"]
     else:
-        assert abs(to_bytes(device["max"]) - ecn["max_bytes"]) <= tolerance
+        # The max level may also be lifted one percent above the min to keep the levels rising.
+        assert abs(to_bytes(device["max"]) - ecn["max_bytes"]) <= 2 * tolerance
 
 
 @pytest.mark.parametrize(
