@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from gpunet.model.errors import Problem
-from gpunet.plan.request import Distances, PlanInputError, PlanRequest
+from gpunet.plan.request import Distances, PlanInputError, PlanRequest, format_ratio
 
 HOST_LEAF = "host-leaf"
 LEAF_SPINE = "leaf-spine"
@@ -188,8 +188,7 @@ def build_topology(request: PlanRequest, tiers: int, rail_optimised: bool) -> To
                 Problem(
                     "plan.gpus",
                     f"does not fit a {tiers}-tier fat-tree of radix {k} at "
-                    f"{request.oversubscription.numerator}:{request.oversubscription.denominator}"
-                    f"{' rail-optimised' if rail_optimised else ''}",
+                    f"{format_ratio(request.oversubscription)}{' rail-optimised' if rail_optimised else ''}",
                     request.gpus,
                     f"<= {capacity * request.gpus_per_node} GPUs, more tiers or a larger radix",
                 )
