@@ -181,7 +181,9 @@ def _dedupe(problems: list[Problem]) -> list[Problem]:
     """A broken group_vars or vault file breaks every host in the group: say it once."""
     hosts_by_message: dict[str, list[str]] = {}
     for problem in problems:
-        hosts_by_message.setdefault(problem.message, []).append(problem.path)
+        paths = hosts_by_message.setdefault(problem.message, [])
+        if problem.path not in paths:  # a file:line origin is the same for every host
+            paths.append(problem.path)
     return [
         Problem(paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more hosts)", message)
         for message, paths in hosts_by_message.items()
