@@ -24,20 +24,24 @@ hierarchical (reduce-scatter over NVLink, all-reduce across nodes per rail, all-
     The network carries only 2(N-1)/N * S per node instead of 2(n-1)/n * S, and NVLink carries
     2(G-1)/G * S per GPU; with the steps pipelined:
     busbw <= (n-1)/n * min(intra * G/(G-1), node_nic * N/(N-1)).
-    This is how NCCL's NVLS/CollNet algorithms beat the ring bound on NVSwitch systems (a 2-node
-    H100 nccl-tests run in ../shared/samples reaches 467 GB/s busbw over 8 x 400G NICs per node,
-    above the ring's 400 GB/s).
+    This is the upper bound of all three. NCCL reaches it only with in-switch reduction (NVLS on
+    NVSwitch systems from H100 on, or CollNet/SHARP): a 2-node H100 nccl-tests run in
+    ../shared/samples reaches 467 GB/s busbw over 8 x 400G NICs per node, above the ring's
+    400 GB/s. Without it (e.g. A100) NCCL runs ring or tree and stays near the ring bound.
+    For many nodes the hierarchical bound comes within N/(N-1) of the ring's.
 
-Pattern rules (`preferred_pattern`), in the spirit of "small clusters ring, larger hierarchical":
+Pattern rules (`preferred_pattern`), "small clusters ring, larger hierarchical":
 
 1. one node: ring (NVLink only; the hierarchical bound equals the ring bound there);
-2. several nodes with several GPUs each: hierarchical (NVLink first cuts the bytes the network
-   carries, and each GPU's rail carries only its own slice);
-3. one GPU per node, up to RING_MAX_NODES nodes: ring (its 2(n-1) steps still cost little);
-4. one GPU per node, more nodes: tree (latency log2(N) instead of n, bandwidth within (n-1)/n).
+2. up to RING_MAX_NODES nodes: ring. Its 2(n-1) steps cost little, every NCCL build on every GPU
+   generation runs it, and its bound is what any healthy small cluster reaches (NVLS may beat it);
+3. more nodes of several GPUs: hierarchical (NVLink first cuts the bytes the network carries,
+   and each GPU's rail carries its own slice; latency grows with the node count, not the ranks);
+4. more single-GPU nodes: tree (latency log2(N) instead of n, bandwidth within (n-1)/n).
 
 `allreduce_busbw_bound_gbps` is the bound of the preferred pattern; gpunet-validate uses it as its
-default nccl-tests busbw expectation (times an efficiency factor that gpunet-validate owns).
+default nccl-tests busbw expectation (times an efficiency factor that gpunet-validate owns). It is
+a bound for that pattern: a small NVLS-capable cluster may measure more, never a healthy one less.
 """
 
 from __future__ import annotations
@@ -93,10 +97,10 @@ def preferred_pattern(nodes: int, gpus_per_node: int) -> tuple[str, str]:
     """The pattern to prefer for this cluster shape, and why (rules in the module docstring)."""
     if nodes == 1:
         return RING, "one node: all-reduce runs over NVLink only"
-    if gpus_per_node > 1:
-        return HIERARCHICAL, "several nodes of several GPUs: NVLink first, then one slice per rail"
     if nodes <= RING_MAX_NODES:
-        return RING, f"{nodes} single-GPU nodes <= {RING_MAX_NODES}: a flat ring's 2(n-1) steps cost little"
+        return RING, f"{nodes} nodes <= {RING_MAX_NODES}: a flat ring's 2(n-1) steps cost little"
+    if gpus_per_node > 1:
+        return HIERARCHICAL, f"{nodes} nodes > {RING_MAX_NODES}: NVLink first, then one slice per rail"
     return TREE, f"{nodes} single-GPU nodes > {RING_MAX_NODES}: tree latency grows with log2(nodes)"
 
 
