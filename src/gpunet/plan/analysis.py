@@ -92,6 +92,17 @@ class PlanSummary:
             "leaf_uplinks": topology.leaf_up,
             "switches": self.switches,
             "tier_summary": [tier.as_dict() for tier in self.tiers],
+            "switch_ports": [
+                {
+                    "name": s.name,
+                    "tier": s.tier,
+                    "group": s.group,
+                    "down": s.down_used,
+                    "up": s.up_used,
+                    "free": s.free,
+                }
+                for s in topology.switches.values()
+            ],
             "bisection_gbps": self.bisection_gbps,
             "largest_non_blocking_gpus": self.largest_non_blocking_gpus,
             "largest_at_oversubscription_gpus": self.largest_at_oversubscription_gpus,

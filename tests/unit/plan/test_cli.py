@@ -37,6 +37,16 @@ def test_json_carries_plan_and_candidates(capsys: pytest.CaptureFixture[str]) ->
     assert plan["tiers"] == 3 and plan["max_switch_hops"] == 5
     assert plan["largest_non_blocking_gpus"] == 65536
     assert plan["collective"]["preferred_pattern"] == "hierarchical"
+    ports = {entry["name"]: entry for entry in plan["switch_ports"]}
+    assert len(ports) == plan["switches"]
+    assert ports["leaf001"] == {
+        "name": "leaf001",
+        "tier": "leaf",
+        "group": "su1",
+        "down": 32,
+        "up": 32,
+        "free": 0,
+    }
     assert data["candidates"][0]["design"] == "2-tier rail-optimised"
     assert data["candidates"][0]["plan"] is None and "does not fit" in data["candidates"][0]["problem"]
 
