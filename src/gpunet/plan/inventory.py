@@ -56,8 +56,9 @@ class InventorySkeleton:
         groups = {**self.groups, SWITCH_GROUP: switches}
         shared = {"gpunet_fabric": self.fabric}
         switch_shared = {**shared, **SWITCH_CONNECTION}
+        switch_set = set(switches)
         hostvars = {
-            name: {**(switch_shared if name in switches else shared), **own}
+            name: {**(switch_shared if name in switch_set else shared), **own}
             for name, own in self.hostvars.items()
         }
         return RawInventory(groups=groups, hostvars=hostvars)
