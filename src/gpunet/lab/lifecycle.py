@@ -60,6 +60,10 @@ def up(paths: LabPaths, say: Say) -> LabState:
         state.host_keys[node.host] = f"{address} {host_key}"
         say(f"node {node.host}: {node.container} at {address}")
 
+    for name in sorted(set(state.switches) - {s.name for s in plan.switches}):
+        say(f"switch {name} left the inventory: stopping its simulator")
+        switches.stop_switch(state.switches.pop(name))
+        state.host_keys.pop(name, None)
     for switch in plan.switches:
         running = state.switches.get(switch.name)
         if running is None or not switches.is_up(running):
