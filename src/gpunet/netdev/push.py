@@ -104,8 +104,12 @@ def _run(
             state = "rolling back by itself" if strategy.self_rollback else "unknown"
             raise PushError(name, f"{lost}; recovery failed too ({again})", state) from None
         raise PushError(name, f"{lost}; previous config restored", "rolled back") from None
-    strategy.confirm()
-    strategy.save()
+    try:
+        strategy.confirm()
+        strategy.save()
+    except SessionLost as lost:
+        state = "rolling back by itself" if strategy.self_rollback else "unknown"
+        raise PushError(name, f"{lost} after the commit", state) from None
     return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
 
 

@@ -129,6 +129,20 @@ class CommitStrategy:
                 )
                 raise DeviceRejectedError(self.switch, f"the switch rejected {line!r}: {reason}")
 
+    def confirm_reachable(self) -> None:
+        """For OSes without a commit timer: prove a new session works, else undo via the open one."""
+        try:
+            probe = require_new_session(self, "rolled back")
+        except UnreachableError as unreachable:
+            try:
+                self.undo()
+            except (PushError, SessionLost) as error:
+                raise UnreachableError(
+                    self.switch, f"{unreachable}; rollback failed too ({error})", "unknown"
+                ) from None
+            raise
+        probe.disconnect()
+
     def reconnect(self) -> BaseConnection:
         return self.connect()
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 
-from gpunet.netdev.errors import UnreachableError
 from gpunet.netdev.linediff import missing_lines
-from gpunet.netdev.strategies.base import CommitStrategy, SessionLost, require_new_session
+from gpunet.netdev.strategies.base import CommitStrategy
 
 
 class CheckpointRollback(CommitStrategy):
@@ -34,12 +33,7 @@ class CheckpointRollback(CommitStrategy):
         self.send("end")
 
     def confirm(self) -> None:
-        try:
-            probe = require_new_session(self, "rolled back")
-        except UnreachableError:
-            self.undo()
-            raise
-        probe.disconnect()
+        self.confirm_reachable()
 
     def save(self) -> None:
         self.send("copy running-config startup-config")
@@ -51,7 +45,4 @@ class CheckpointRollback(CommitStrategy):
 
     def recover(self) -> None:
         self.conn = self.reconnect()
-        try:
-            self.send(f"rollback running-config checkpoint {self.options.tag} atomic")
-        except SessionLost:
-            raise
+        self.send(f"rollback running-config checkpoint {self.options.tag} atomic")

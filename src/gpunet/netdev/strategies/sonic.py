@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-from gpunet.netdev.errors import DeviceRejectedError, UnreachableError
+from gpunet.netdev.errors import DeviceRejectedError
 from gpunet.netdev.jsonpatch import make_patch
-from gpunet.netdev.strategies.base import CommitStrategy, SessionLost, require_new_session
+from gpunet.netdev.strategies.base import CommitStrategy, SessionLost
 
 
 class ConfigCheckpointRollback(CommitStrategy):
@@ -46,12 +46,7 @@ class ConfigCheckpointRollback(CommitStrategy):
             raise SessionLost(f"session lost while writing {path}: {type(error).__name__}") from None
 
     def confirm(self) -> None:
-        try:
-            probe = require_new_session(self, "rolled back")
-        except UnreachableError:
-            self.undo()
-            raise
-        probe.disconnect()
+        self.confirm_reachable()
 
     def save(self) -> None:
         self.send("config save -y")
