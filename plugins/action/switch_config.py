@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
 
 from gpunet.model.fabric import Switch
@@ -63,7 +64,7 @@ class ActionModule(ActionBase):
         known_hosts = args.get("known_hosts")
         connection = Connection(
             password=str(var("ansible_password", "")),
-            host_key_checking=bool(var("gpunet_ssh_host_key_checking", True)),
+            host_key_checking=boolean(var("gpunet_ssh_host_key_checking", True), strict=False),
             known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
             timeout_s=float(args.get("connect_timeout_s", DEFAULTS["connect_timeout_s"])),
         )
