@@ -159,13 +159,18 @@ def build_topology(request: PlanRequest, tiers: int, rail_optimised: bool) -> To
     else:
         nodes_per_group, leaves_per_group = down // rails, 1
     if nodes_per_group < 1 or up < 1:
+        fix = (
+            "a lower oversubscription or more ports"
+            if up < 1 or rail_optimised
+            else f"more ports (a leaf needs {rails} downlinks and an uplink), or rail_optimised yes"
+        )
         raise PlanInputError(
             [
                 Problem(
                     "plan.switch_radix",
                     f"a leaf with {down} downlinks and {up} uplinks cannot hold one node's {rails} NICs",
                     k,
-                    f"at least {rails * 2} ports, or rail_optimised yes",
+                    fix,
                 )
             ]
         )
