@@ -15,7 +15,6 @@ from gpunet.plan.collective import (
     estimate_allreduce,
     gbps_to_gbytes_per_s,
 )
-from tests.conftest import SAMPLES_DIR
 
 H100_NVLINK_GBPS = 3600.0  # 450 GB/s per direction per GPU (NVLink 4, 18 links)
 
@@ -99,9 +98,9 @@ RECORDED_RUNS = [
 
 @pytest.mark.parametrize(("name", "nodes", "gpus", "nic", "nics"), RECORDED_RUNS)
 def test_recorded_runs_meet_the_expectation_and_stay_under_the_upper_bound(
-    name: str, nodes: int, gpus: int, nic: float, nics: int
+    samples_dir: Path, name: str, nodes: int, gpus: int, nic: float, nics: int
 ) -> None:
-    path = SAMPLES_DIR / name
+    path = samples_dir / name
     if not path.is_file():
         pytest.skip(f"{path} is not present")
     measured = _max_busbw_gbytes(path)
