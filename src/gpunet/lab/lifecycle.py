@@ -60,12 +60,16 @@ def up(paths: LabPaths, say: Say) -> LabState:
         state.host_keys[node.host] = f"{address} {host_key}"
         say(f"node {node.host}: {node.container} at {address}")
 
+    code = switches.simulator_code_digest()
     for name in sorted(set(state.switches) - {s.name for s in plan.switches}):
         say(f"switch {name} left the inventory: stopping its simulator")
         switches.stop_switch(state.switches.pop(name))
         state.host_keys.pop(name, None)
     for switch in plan.switches:
         running = state.switches.get(switch.name)
+        if running is not None and running.code != code and switches.is_simulator(running.pid):
+            say(f"switch {switch.name}: simulator code changed since it started: restarting it")
+            switches.stop_switch(running)
         if running is None or not switches.is_up(running):
             running = switches.start_switch(
                 switch,

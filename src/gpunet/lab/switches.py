@@ -6,6 +6,7 @@ LAB EQUIPMENT: the simulators stand in for switch OSes that cannot run here (see
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import signal
 import socket
@@ -31,6 +32,21 @@ class RunningSwitch:
     state_file: str
     log_file: str
     faults: list[str] = field(default_factory=list)  # switchsim fault options, e.g. ["--reject", "ecn"]
+    code: str = ""  # simulator_code_digest() when it started: a process keeps the code it loaded
+
+
+def simulator_code_digest() -> str:
+    """Digest of the simulator's code and grammar data; `lab up` restarts simulators when it changes."""
+    import gpunet
+
+    package = Path(gpunet.__file__).parent
+    digest = hashlib.sha256()
+    for folder in ("lab/switchsim", "grammar"):
+        for path in sorted((package / folder).rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".yml", ".yaml", ".json"}:
+                digest.update(path.relative_to(package).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def free_port() -> int:
@@ -99,7 +115,14 @@ def start_switch(
             command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
         )
     running = RunningSwitch(
-        switch.name, switch.platform, port, process.pid, str(state_file), str(log_file), list(faults or [])
+        switch.name,
+        switch.platform,
+        port,
+        process.pid,
+        str(state_file),
+        str(log_file),
+        list(faults or []),
+        simulator_code_digest(),
     )
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:

@@ -30,6 +30,7 @@ def test_simulator_serves_ssh_with_the_inventory_ports(leaf: switches.RunningSwi
     state = json.loads(Path(leaf.state_file).read_text())
     assert state["hostname"] == "leaf09"
     assert state["ports"] == ["swp7", "swp8", "swp32"]
+    assert leaf.code == switches.simulator_code_digest()  # `lab up` restarts it when the code changes
 
 
 def test_recorded_host_key_is_the_one_served(leaf: switches.RunningSwitch, tmp_path: Path) -> None:
