@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,7 +37,7 @@ RECAP_LINE = re.compile(
 
 
 def _env() -> dict[str, str]:
-    venv_bin = str(REPO_ROOT / ".venv" / "bin")
+    venv_bin = str(Path(sys.executable).parent)  # gpunet, gpunet-validate, ansible-playbook live here
     return {
         **os.environ,
         "PATH": f"{venv_bin}:{os.environ.get('PATH', '')}",
@@ -70,6 +71,8 @@ def lab() -> Iterator[LabPaths]:
     if shutil.which("podman") is None:
         pytest.skip("podman is not installed")
     paths = LabPaths()
+    if paths.state_file.exists():
+        pytest.skip("a lab is already running here and this test would tear it down: `gpunet lab down` first")
     up = run("gpunet", "lab", "up", timeout=600)
     try:
         assert up.returncode == 0, up.stderr
