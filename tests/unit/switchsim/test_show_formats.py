@@ -14,7 +14,7 @@ from tests.conftest import sample_files
 def sample_body(path: Path) -> list[str]:
     """The sample's output lines: without the source comment and the prompt line."""
     lines = path.read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if "$ show" in line)
+    start = next(i for i, line in enumerate(lines) if "$ show" in line or "$ nv show" in line)
     return lines[start + 1 :]
 
 
@@ -71,3 +71,46 @@ def test_show_ecn_block_layout_matches_the_real_output(sample):
     state = state_with({})
     state.config["WRED_PROFILE"] = {"AZURE_LOSSLESS": fields}
     assert showpfc.sonic_ecn(state).splitlines() == first_block
+
+
+def cumulus_roce_defaults() -> list[str]:
+    """nv set lines equivalent to what Cumulus's `nv show qos roce` sample reports."""
+    lines = [
+        "nv set qos mapping default-global trust both",
+        "nv set qos pfc default-global switch-priority 3",
+        "nv set qos pfc default-global cable-length 100",
+        "nv set qos pfc default-global rx enable",
+        "nv set qos pfc default-global tx enable",
+        "nv set qos egress-scheduler default-global traffic-class 0 mode dwrr",
+        "nv set qos egress-scheduler default-global traffic-class 0 bw-percent 50",
+        "nv set qos egress-scheduler default-global traffic-class 3 mode dwrr",
+        "nv set qos egress-scheduler default-global traffic-class 3 bw-percent 50",
+        "nv set qos egress-scheduler default-global traffic-class 6 mode strict",
+    ]
+    for tc in (0, 3):
+        prefix = f"nv set qos congestion-control default-global traffic-class {tc}"
+        lines += [f"{prefix} ecn enable", f"{prefix} min-threshold 150000", f"{prefix} max-threshold 1500000"]
+        lines.append(f"{prefix} probability 100")
+    lines += [f"nv set qos mapping default-global dscp {d} switch-priority {d // 8}" for d in range(64)]
+    for prio in range(8):
+        tc = prio if prio in (3, 6) else 0
+        lines.append(
+            f"nv set qos egress-queue-mapping default-global switch-priority {prio} traffic-class {tc}"
+        )
+    return lines
+
+
+@pytest.mark.parametrize(
+    "sample", sample_files("switch_cumulus_nv-show-qos-roce_*.txt"), ids=lambda p: p.name
+)
+def test_nv_show_qos_roce_matches_the_real_output_for_the_same_settings(sample):
+    state = SwitchState(platform="cumulus", hostname="leaf05")
+    state.config += cumulus_roce_defaults()
+    simulated = showpfc.cumulus_qos_roce(state).splitlines()
+    real = sample_body(sample)
+    # The simulator reports mode "lossless" (no buffer-pool modes) and omits the pool table.
+    assert simulated[:3] == real[:3]
+    assert simulated[4:21] == real[4:21]
+    tables = "RoCE PCP/DSCP->SP mapping configurations"
+    real_tables = real[real.index(tables) : real.index("RoCE pool config")]
+    assert simulated[simulated.index(tables) : simulated.index("Exception List")] == real_tables

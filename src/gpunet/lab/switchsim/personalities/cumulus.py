@@ -9,7 +9,7 @@ import re
 
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
-from gpunet.lab.switchsim.personalities.showpfc import cumulus_pfc_stats
+from gpunet.lab.switchsim.personalities.showpfc import cumulus_pfc_stats, cumulus_qos_roce
 
 
 def _duration(text: str) -> float:
@@ -72,6 +72,8 @@ class CumulusPersonality(Personality):
             return "saved"
         if command == "nv config show -o commands":
             return "\n".join(self.state.config)
+        if command == "nv show qos roce":
+            return cumulus_qos_roce(self.state)
         if match := re.fullmatch(r"nv show interface (\S+) counters qos pfc-stats", command):
             if match[1] not in self.state.counters:
                 return f"Error: interface {match[1]} does not exist"

@@ -32,8 +32,11 @@ def pfc_enabled_ports(state: SwitchState) -> set[str]:
         qos_map = config.get("PORT_QOS_MAP", {})
         return {port for port in state.ports if qos_map.get(port, {}).get("pfc_enable")}
     if state.platform == "cumulus":
-        global_pfc = any(line.startswith("nv set qos pfc default-global") for line in config)
-        return set(state.ports) if global_pfc else set()
+        return {
+            port
+            for port in state.ports
+            if any(line.startswith(f"nv set interface {port} qos pfc ") for line in config)
+        }
     if state.platform == "junos":
         return {
             port
@@ -150,3 +153,86 @@ def sonic_ecn(state: SwitchState) -> str:
         rows = [f"{key:<{key_width}}  {value}" for key, value in fields.items()]
         blocks.append("\n".join([f"Profile: {name}", rule, *rows, rule]))
     return "\n\n".join(blocks)
+
+
+def _nv_values(config: list[str], prefix: str) -> dict[tuple[str, ...], str]:
+    """`nv set <prefix> a b value` lines as {(a, b): value}."""
+    found = {}
+    for line in config:
+        if line.startswith(prefix + " "):
+            *keys, value = line[len(prefix) + 1 :].split()
+            found[tuple(keys)] = value
+    return found
+
+
+def _kb_mb(value: str) -> str:
+    size = int(value)
+    return f"{size / 1024 / 1024:.2f} MB" if size >= 1024 * 1024 else f"{size / 1024:.2f} KB"
+
+
+def cumulus_qos_roce(state: SwitchState) -> str:
+    """`nv show qos roce`, laid out like Cumulus Linux 5.x (sample switch_cumulus_nv-show-qos-roce_1.txt),
+    from the configured `nv set qos ...` lines. As in the sample, most fields fill only the
+    operational column; `mode` fills both and `enable` only the applied one."""
+    config = state.config
+    pfc = _nv_values(config, "nv set qos pfc")
+    ecn = _nv_values(config, "nv set qos congestion-control default-global traffic-class")
+    mapping = _nv_values(config, "nv set qos mapping default-global dscp")
+    trust = _nv_values(config, "nv set qos mapping default-global").get(("trust",), "")
+    queues = _nv_values(config, "nv set qos egress-queue-mapping default-global switch-priority")
+    scheduler = _nv_values(config, "nv set qos egress-scheduler default-global traffic-class")
+    pfc_priority = next((v for k, v in pfc.items() if k[1:] == ("switch-priority",)), "")
+    cable = next((v for k, v in pfc.items() if k[1:] == ("cable-length",)), "")
+    rx = "enabled" if any(k[1:] == ("rx",) and v == "enable" for k, v in pfc.items()) else "disabled"
+    tx = "enabled" if any(k[1:] == ("tx",) and v == "enable" for k, v in pfc.items()) else "disabled"
+    ecn_tcs = sorted({k[0] for k, v in ecn.items() if k[1:] == ("ecn",) and v == "enable"}, key=int)
+    first_tc = ecn_tcs[0] if ecn_tcs else ""
+    minimum = _kb_mb(ecn[(first_tc, "min-threshold")]) if (first_tc, "min-threshold") in ecn else ""
+    maximum = _kb_mb(ecn[(first_tc, "max-threshold")]) if (first_tc, "max-threshold") in ecn else ""
+    trust_mode = {"l3": "dscp", "l2": "pcp", "both": "pcp,dscp"}.get(trust, trust)
+    rows = [
+        ("enable", "", "on" if pfc or ecn else "off"),
+        ("mode", "lossless", "lossless"),
+        ("pfc", None, None),
+        ("  pfc-priority", pfc_priority, ""),
+        ("  rx-enabled", rx, ""),
+        ("  tx-enabled", tx, ""),
+        ("  cable-length", cable, ""),
+        ("congestion-control", None, None),
+        ("  congestion-mode", "ECN", ""),
+        ("  enabled-tc", ",".join(ecn_tcs), ""),
+        ("  min-threshold", minimum, ""),
+        ("  max-threshold", maximum, ""),
+        ("  probability", ecn.get((first_tc, "probability"), ""), ""),
+        ("trust", None, None),
+        ("  trust-mode", trust_mode, ""),
+        ("lldp-app-tlv", None, None),
+        ("  priority", pfc_priority, ""),
+        ("  protocol-id", "4791", ""),
+        ("  selector", "UDP", ""),
+    ]
+    out = [f"{'':<20}{'operational':<23}applied", f"{'-' * 18}  {'-' * 21}  {'-' * 21}"]
+    for name, operational, applied in rows:
+        out.append(name if operational is None else f"{name:<20}{operational:<23}{applied}".rstrip())
+    out += ["RoCE PCP/DSCP->SP mapping configurations", "=" * 43]
+    out += [f"{'':<7}pcp  {'dscp':<25}switch-prio", f"    -  ---  {'-' * 23}  -----------"]
+    for prio in range(8):
+        dscps = ",".join(
+            sorted(
+                (k[0] for k, v in mapping.items() if k[1:] == ("switch-priority",) and v == str(prio)),
+                key=int,
+            )
+        )
+        out.append(f"    {prio}  {prio:<3}  {dscps:<23}  {prio}")
+    out += ["RoCE SP->TC mapping and ETS configurations", "=" * 45]
+    out += [
+        f"{'':<7}switch-prio  traffic-class  scheduler-weight",
+        "    -  -----------  -------------  ----------------",
+    ]
+    for prio in range(8):
+        tc = queues.get((str(prio), "traffic-class"), "0")
+        mode = scheduler.get((tc, "mode"), "dwrr")
+        weight = "strict-priority" if mode == "strict" else f"DWRR-{scheduler.get((tc, 'bw-percent'), '0')}%"
+        out.append(f"    {prio}  {prio:<11}  {tc:<13}  {weight}")
+    out += ["Exception List", "=" * 17, "No Data"]
+    return "\n".join(out)
