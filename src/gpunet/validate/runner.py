@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,19 +30,28 @@ def run_verify_playbook(
     import ansible_runner  # imported here: --from-artifacts must work without Ansible's import cost
 
     cmdline = ["--vault-password-file", vault_password_file] if vault_password_file else []
+    # ansible-runner keeps its job events here, next to what they produced.
+    private_data_dir = artifacts / ".runner"
+    private_data_dir.mkdir(parents=True, exist_ok=True)
     runner = ansible_runner.run(
-        private_data_dir=str(artifacts / ".runner"),
+        private_data_dir=str(private_data_dir),
         project_dir=str(PROJECT_ROOT),
         playbook=str(PLAYBOOK),
         inventory=str(Path(inventory).resolve()),
         limit=limit,
         extravars={"gpunet_verify_artifacts_dir": str(artifacts.resolve())},
         cmdline=" ".join(cmdline) or None,
-        envvars={"ANSIBLE_CONFIG": str(PROJECT_ROOT / "ansible.cfg")},
+        envvars={"ANSIBLE_CONFIG": str(PROJECT_ROOT / "ansible.cfg"), "PATH": _path_with_this_python()},
         event_handler=None if quiet else _show_progress,
         quiet=True,
     )
     return int(runner.rc)
+
+
+def _path_with_this_python() -> str:
+    """PATH with this Python's bin folder first: ansible-playbook of the same venv (which need not be
+    activated) runs, and its plugins import the same gpunet."""
+    return os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 
 def _show_progress(event: dict[str, Any]) -> bool:

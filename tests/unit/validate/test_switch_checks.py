@@ -51,6 +51,12 @@ CASES = [
         "Error: Got unexpected extra argument",
         {("switch_pfc", "leaf07", Status.ERROR)},
     ),
+    (
+        "leaf05/after/cumulus-nv-show-qos-roce.txt",
+        "                    operational            applied",
+        "Error: Invalid command",
+        {("switch_pfc", "leaf05", Status.ERROR), ("switch_ecn", "leaf05", Status.ERROR)},
+    ),
 ]
 
 

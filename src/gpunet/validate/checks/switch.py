@@ -103,8 +103,8 @@ class SwitchEcn(_SwitchCheck):
         m = self.manifest
         try:
             if switch.platform == "cumulus":
-                settings = self.read(switch, AFTER, "cumulus-nv-show-qos-roce")["settings"]
                 expected = f"ECN mode, enabled on TC {m.lossless_priority}"
+                settings = self.read(switch, AFTER, "cumulus-nv-show-qos-roce")["settings"]
                 mode = settings.get("congestion-control.congestion-mode")
                 tcs = _priorities(settings.get("congestion-control.enabled-tc"))
                 actual = f"{mode} mode, enabled on TC {','.join(map(str, tcs)) or 'none'}"

@@ -1,0 +1,85 @@
+"""gpunet-validate -i: the ansible-runner driven collection, end to end, against this machine only.
+
+The minimal fixture inventory is copied with every GPU host on a local connection and every
+switch on 127.0.0.1 with host key checking on and no known_hosts file, so nothing leaves this
+machine: the switch collection stops before connecting, and the host commands are read-only.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gpunet.validate.cli import main
+from tests.conftest import FIXTURES_DIR
+
+MINIMAL = FIXTURES_DIR / "inventories" / "valid" / "minimal"
+
+
+def local_inventory(tmp_path: Path) -> Path:
+    inventory = tmp_path / "inventory"
+    shutil.copytree(MINIMAL, inventory)
+    for number, host_file in enumerate(sorted((inventory / "host_vars").glob("*.yml"))):
+        host = yaml.safe_load(host_file.read_text())
+        # Management addresses must be unique: switches get a port each on 127.0.0.1 (never
+        # dialled), GPU hosts a loopback address each (local connection; iperf3 stays on loopback).
+        host.update(ansible_host="127.0.0.1", ansible_port=10_000 + number)
+        if host_file.stem.startswith("gpu"):
+            host.update(
+                ansible_host=f"127.0.0.{11 + number}",
+                ansible_connection="local",
+                gpunet_hardware={
+                    "gpus": False,
+                    "rdma_nics": False,
+                    "reason": "test machine: no GPU or RDMA NIC",
+                },
+                verify_traffic_install_iperf3=False,
+                verify_traffic_server_start_s=0,
+                verify_traffic_iperf3_seconds=1,
+            )
+        else:
+            host.update(gpunet_ssh_host_key_checking=True)
+        host_file.write_text(yaml.safe_dump(host))
+    (inventory / "group_vars" / "switches.yml").write_text(
+        yaml.safe_dump(
+            {"ansible_user": "admin", "verify_switch_known_hosts": str(tmp_path / "no_known_hosts")}
+        )
+    )
+    return inventory
+
+
+def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
+    artifacts = tmp_path / "artifacts"
+    report = tmp_path / "report.json"
+    code = main(
+        ["-i", str(local_inventory(tmp_path)), "--artifacts", str(artifacts), "--format", "json",
+         "--output", str(report), "--quiet"]
+    )  # fmt: skip
+    document = json.loads(report.read_text())
+    assert code == document["exit_code"] and code in (3, 4)  # what fails depends on this machine's tools
+    assert (artifacts / "manifest.json").is_file()
+    assert sorted(p.name for p in (artifacts / "hosts" / "gpu01").glob("*.txt")) == sorted(
+        ["ibstat.txt", "ibv_devinfo.txt", "nvidia-smi-q.txt", "nvidia-smi-topo.txt", "chronyc-tracking.txt",
+         "nft-ruleset.txt", "nccl-conf.txt", "lsmod.txt", "lspci-acs.txt", "mlnx_qos.rail0.txt",
+         "mlnx_qos.rail1.txt", "traffic-class.mlx5_0.txt", "traffic-class.mlx5_1.txt"]
+    )  # fmt: skip
+    by_check: dict[str, list[dict[str, str]]] = {}
+    for result in document["results"]:
+        by_check.setdefault(result["check"], []).append(result)
+    for check in ("nic_port_state", "pair_bandwidth", "nccl_busbw", "gpu_count"):
+        assert {r["status"] for r in by_check[check]} == {"skipped"}, check
+        assert all("test machine: no GPU or RDMA NIC" in r["message"] for r in by_check[check])
+    # The switches were never contacted: no known_hosts file, so their checks say so.
+    switch_errors = [r for r in by_check["switch_pfc"] if r["status"] == "error"]
+    assert {r["target"] for r in switch_errors} == {"leaf02", "spine01"}
+    assert {r["status"] for r in by_check["iperf3_throughput"]} <= {"pass", "fail", "error"}
+
+
+@pytest.fixture(autouse=True)
+def _isolated_runner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # ansible-runner writes its job folders under the artifacts folder; keep HOME tidy as well.
+    monkeypatch.setenv("ANSIBLE_LOCAL_TEMP", str(tmp_path / "ansible-tmp"))
