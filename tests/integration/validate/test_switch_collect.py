@@ -1,0 +1,62 @@
+"""Switch show outputs collected over real SSH from gpunet's switch simulator (lab equipment, not
+a switch OS) on 127.0.0.1, then read back by the validation parsers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpunet.lab.switchsim import SimOptions, SimulatorFleet
+from gpunet.model.fabric import Switch
+from gpunet.netdev.errors import LoginError
+from gpunet.validate.checks.switch import SWITCH_COMMANDS
+from gpunet.validate.parsers import parse
+from gpunet.validate.switch_collect import collect_switch_show
+
+# (platform, a port of the simulator, the parsed path to the port's lossless-priority PFC counters)
+PLATFORMS = [
+    ("nxos", "Ethernet1/1", lambda parsed, port: parsed["interfaces"][port]["rx_pause"]),
+    ("eos", "Et1/1", lambda parsed, port: parsed["interfaces"][port]["rx_pause"]),
+    ("sonic", "Ethernet0", lambda parsed, port: parsed["rx"][port][3]),
+]
+
+
+@pytest.fixture
+def fleet():
+    with SimulatorFleet() as running:
+        yield running
+
+
+def switch_for(platform: str, port: int) -> Switch:
+    return Switch(f"sim-{platform}", platform, "leaf", "127.0.0.1", port, (), mgmt_user="admin")
+
+
+@pytest.mark.parametrize(("platform", "port_name", "pfc_rx"), PLATFORMS)
+def test_collected_counters_parse_and_move(
+    fleet, tmp_path: Path, platform: str, port_name: str, pfc_rx
+) -> None:
+    simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
+    known_hosts = tmp_path / "known_hosts"
+    known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
+    switch = switch_for(platform, simulated.port)
+    options = {"host_key_checking": True, "known_hosts": known_hosts}
+    before = collect_switch_show(switch, "pw", "before", tmp_path, **options)
+    first_port = simulated.state.ports[0]
+    fleet.call(lambda: simulated.state.counters[first_port]["rx_pfc"].__setitem__(3, 1520))
+    after = collect_switch_show(switch, "pw", "after", tmp_path, **options)
+    assert len(before) == len(after) == len(SWITCH_COMMANDS[platform])
+    tool = next(t for t in SWITCH_COMMANDS[platform] if "pfc" in t and "priority" not in t)
+    parsed_before = parse(tool, (tmp_path / "switches" / switch.name / "before" / f"{tool}.txt").read_text())
+    parsed_after = parse(tool, (tmp_path / "switches" / switch.name / "after" / f"{tool}.txt").read_text())
+    assert (pfc_rx(parsed_before, port_name), pfc_rx(parsed_after, port_name)) == (0, 1520)
+
+
+def test_unknown_host_key_stops_before_login(fleet, tmp_path: Path) -> None:
+    simulated = fleet.start("nxos", "sim-nxos", options=SimOptions(password="pw"))
+    with pytest.raises(LoginError, match="known_hosts"):
+        collect_switch_show(
+            switch_for("nxos", simulated.port), "pw", "before", tmp_path,
+            host_key_checking=True, known_hosts=tmp_path / "missing",
+        )  # fmt: skip
+    assert not list((tmp_path / "switches").rglob("*.txt"))
