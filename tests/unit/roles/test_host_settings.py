@@ -1,0 +1,79 @@
+"""gpunet.hosts.settings: the values the host roles derive from the fabric model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpunet.hosts.settings import (
+    cidrs_by_family,
+    fabric_settings,
+    local_port_range,
+    nccl_environment,
+    roce_traffic_class,
+)
+
+FABRIC: dict[str, Any] = {
+    "name": "t",
+    "ntp": {"servers": ["ntp1"]},
+    "firewall": {"fabric_cidrs": ["198.51.100.0/24"], "mgmt_cidrs": ["192.0.2.0/24"]},
+}
+NICS = [{"name": f"mlx5_{i}", "netdev": f"rail{i}"} for i in (0, 1, 10)]
+
+
+@pytest.mark.parametrize(("dscp", "tos"), [(26, 106), (24, 98), (0, 2), (63, 254)])
+def test_roce_traffic_class_is_dscp_shifted_with_ect0(dscp: int, tos: int) -> None:
+    assert roce_traffic_class(dscp) == tos
+
+
+def test_fabric_settings_fill_the_roce_defaults_and_derive_the_tos() -> None:
+    settings = fabric_settings({**FABRIC, "qos": {"roce_dscp": 24}})
+    assert settings["qos"]["roce_traffic_class"] == 98
+    assert settings["qos"]["lossless_priority"] == 3
+    assert settings["host_mtu"] == 9000
+    assert settings["firewall"]["nccl_port_range"] == [50000, 51000]
+
+
+@pytest.mark.parametrize(
+    ("fabric", "kwargs", "expected"),
+    [
+        (
+            FABRIC,
+            {"socket_ifname": "=eth0"},
+            {
+                "NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1,mlx5_10:1",
+                "NCCL_IB_GID_INDEX": "3",
+                "NCCL_IB_TC": "106",
+                "NCCL_SOCKET_IFNAME": "=eth0",
+            },
+        ),
+        (
+            {**FABRIC, "transport": "infiniband"},
+            {"extra": {"NCCL_DEBUG": "WARN"}},
+            {"NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1,mlx5_10:1", "NCCL_DEBUG": "WARN"},
+        ),
+        (
+            {**FABRIC, "qos": {"roce_dscp": 24}},
+            {"gid_index": None, "port": 2},
+            {"NCCL_IB_HCA": "=mlx5_0:2,mlx5_1:2,mlx5_10:2", "NCCL_IB_TC": "98"},
+        ),
+    ],
+    ids=["roce defaults", "infiniband has no TC or GID index", "custom DSCP, NCCL picks the GID"],
+)
+def test_nccl_environment(fabric: dict[str, Any], kwargs: dict[str, Any], expected: dict[str, str]) -> None:
+    assert nccl_environment(fabric, NICS, **kwargs) == expected
+
+
+def test_local_port_range_follows_the_fabric() -> None:
+    assert local_port_range(FABRIC) == "50000 51000"
+    assert local_port_range(
+        {**FABRIC, "firewall": {**FABRIC["firewall"], "nccl_port_range": [40000, 40999]}}
+    ) == ("40000 40999")
+
+
+def test_cidrs_split_by_family_and_normalised() -> None:
+    assert cidrs_by_family(["10.0.0.1/24", "2001:db8::/48", "192.0.2.0/24"]) == {
+        "ipv4": ["10.0.0.0/24", "192.0.2.0/24"],
+        "ipv6": ["2001:db8::/48"],
+    }
