@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import paramiko
 from netmiko import ConnectHandler
 
 
@@ -19,9 +20,10 @@ def free_port() -> int:
 
 
 def test_switchsim_serves_a_platform_and_saves_its_state(tmp_path):
-    port, state_file = free_port(), tmp_path / "leaf08.state.json"
+    port, state_file, key_file = free_port(), tmp_path / "leaf08.state.json", tmp_path / "host_key"
     command = [sys.executable, "-m", "gpunet.cli", "switchsim", "--platform", "junos", "--port", str(port),
-               "--state", str(state_file), "--username", "netops", "--password", "pw"]  # fmt: skip
+               "--state", str(state_file), "--username", "netops", "--password", "pw",
+               "--host-key", str(key_file)]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert process.stdout is not None
@@ -29,6 +31,10 @@ def test_switchsim_serves_a_platform_and_saves_its_state(tmp_path):
         session = ConnectHandler(device_type="juniper_junos", host="127.0.0.1", port=port, username="netops",
                                  password="pw", allow_agent=False, use_keys=False)  # fmt: skip
         assert session.find_prompt() == "netops@leaf08>"
+        served_key = session.remote_conn.get_transport().get_remote_server_key()
+        assert (
+            served_key.get_base64() == paramiko.Ed25519Key.from_private_key_file(str(key_file)).get_base64()
+        )
         assert "unknown command." in session.send_command("show bogus thing")
         session.disconnect()
         saved = json.loads(state_file.read_text())

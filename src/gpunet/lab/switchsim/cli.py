@@ -27,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--count", type=int, default=1, help="serve this many switches on consecutive ports")
     parser.add_argument("--hostname", help="switch hostname (default: from --state, else 'switch')")
     parser.add_argument("--state", type=Path, help="JSON state file, loaded if present, saved on change")
+    parser.add_argument("--host-key", type=Path, help="SSH host key file to reuse (created if missing)")
     parser.add_argument("--username", default="admin")
     parser.add_argument("--password", default="admin")
     parser.add_argument("--reject", metavar="REGEX", help="config lines matching REGEX get the OS's error")
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     default_name = args.state.name.split(".")[0] if args.state is not None else "switch"
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    fleet = SimulatorFleet()
+    fleet = SimulatorFleet(args.host_key)
     try:
         for index in range(args.count):
             name = args.hostname or default_name

@@ -75,14 +75,25 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
     process.exit(0)
 
 
+def _host_key(path: Path | None) -> asyncssh.SSHKey:
+    if path is not None and path.is_file():
+        return asyncssh.read_private_key(path)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    if path is not None:
+        key.write_private_key(path)
+        path.chmod(0o600)
+    return key
+
+
 class SimulatorFleet:
     """Many simulated switches served from one background event loop."""
 
-    def __init__(self) -> None:
+    def __init__(self, host_key_file: Path | None = None) -> None:
+        """`host_key_file`: reuse that SSH host key (created on first use): known_hosts stays valid."""
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="switchsim", daemon=True)
         self.thread.start()
-        self.host_key = asyncssh.generate_private_key("ssh-ed25519")
+        self.host_key = _host_key(host_key_file)
         self.switches: list[SimulatedSwitch] = []
         self._servers: list[Any] = []
 
@@ -148,6 +159,11 @@ class SimulatorFleet:
             for server in self._servers:
                 server.close()
             await asyncio.gather(*(s.wait_closed() for s in self._servers), return_exceptions=True)
+            # Sessions still open (or logins held by --no-reconnect) end with the simulator.
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
 
         self._run(close_all())
         self.loop.call_soon_threadsafe(self.loop.stop)
