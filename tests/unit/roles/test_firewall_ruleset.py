@@ -32,6 +32,7 @@ def render(ssh_client: str = "", ntp: list[str] | None = None) -> str:
         "firewall_nccl_port_range": [50000, 51000],
         "firewall_perftest_port": 18515,
         "firewall_extra_nft_rules": [],
+        "firewall_verify_tcp_ports": [5201],
     }
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     return env.from_string(TEMPLATE.read_text()).render(values)
@@ -68,6 +69,7 @@ def test_fabric_ports_open_from_fabric_networks_only() -> None:
     assert 'ip saddr { 198.51.100.0/24 } tcp dport 50000-51000 accept comment "NCCL"' in lines
     assert 'ip saddr { 198.51.100.0/24 } tcp dport 18515 accept comment "perftest"' in lines
     assert 'ip6 saddr { 2001:db8:100::/48 } tcp dport 22 accept comment "SSH"' in lines
+    assert 'ip saddr { 198.51.100.0/24, 192.0.2.0/24 } tcp dport { 5201 } accept comment "gpunet verify"' in lines
     assert not any("dport 123" in line for line in lines)
     assert any("udp dport 123" in line for line in rules(render(ntp=["10.0.0.0/8"])))
 
