@@ -55,3 +55,23 @@ def test_switchsim_refuses_a_bad_port():
     )  # fmt: skip
     assert result.returncode == 2
     assert "out of range" in result.stderr
+
+
+def test_counters_edited_in_the_state_file_show_up_in_show_commands(tmp_path):
+    port, state_file = free_port(), tmp_path / "leaf07.state.json"
+    command = [sys.executable, "-m", "gpunet.cli", "switchsim", "--platform", "sonic", "--port", str(port),
+               "--state", str(state_file)]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None and process.stdout.readline().startswith("switchsim: sonic leaf07")
+        state = json.loads(state_file.read_text())
+        state["counters"]["Ethernet8"]["rx_pfc"][3] = 4242
+        state_file.write_text(json.dumps(state))
+        session = ConnectHandler(device_type="linux", host="127.0.0.1", port=port, username="admin",
+                                 password="admin", allow_agent=False, use_keys=False)  # fmt: skip
+        rows = [line.split() for line in session.send_command("show pfc counters").splitlines()]
+        session.disconnect()
+        assert ["Ethernet8", "0", "0", "0", "4242", "0", "0", "0", "0"] in rows
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)

@@ -62,6 +62,7 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
                 write(line + "\r\n")  # the echo netmiko waits for
                 if switch.options.latency_ms:
                     await asyncio.sleep(switch.options.latency_ms / 1000)
+                switch.refresh_counters()
                 output = session.handle(line)
                 if output:
                     write(output.replace("\n", "\r\n") + "\r\n")

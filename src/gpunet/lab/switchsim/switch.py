@@ -6,6 +6,7 @@ LAB EQUIPMENT: stands in for a real switch OS, which cannot run on gpunet's buil
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,7 @@ class SimulatedSwitch:
         self.port = 0
         self._timer: asyncio.TimerHandle | None = None
         self._rollback_target: Any = None
+        self._saved_mtime = 0
         from gpunet.lab.switchsim.grammar_link import load_grammar
 
         self.grammar = load_grammar(state.platform)
@@ -55,6 +57,23 @@ class SimulatedSwitch:
     def persist(self) -> None:
         if self.state_file is not None:
             self.state.save(self.state_file)
+            self._saved_mtime = self.state_file.stat().st_mtime_ns
+
+    def refresh_counters(self) -> None:
+        """Take `counters` from the state file when someone else edited it (tests drive counters
+        of a simulator running in another process this way)."""
+        if self.state_file is None or not self.state_file.exists():
+            return
+        mtime = self.state_file.stat().st_mtime_ns
+        if mtime == self._saved_mtime:
+            return
+        self._saved_mtime = mtime
+        try:
+            counters = json.loads(self.state_file.read_text()).get("counters")
+        except (OSError, ValueError):
+            return  # a half-written file: the next command tries again
+        if isinstance(counters, dict):
+            self.state.counters.update(counters)
 
     def replace_config(self, config: Any, event: str, **details: Any) -> None:
         self.state.config = config
