@@ -13,7 +13,7 @@ from gpunet.model.check import load_fabric
 from gpunet.model.errors import InventoryInvalidError
 from gpunet.validate.checks import CatalogError, load_catalog
 from gpunet.validate.judge import judge
-from gpunet.validate.manifest import ManifestError, build_manifest
+from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
 from gpunet.validate.pairs import MODES, RING
 from gpunet.validate.report import FORMATS, render
 from gpunet.validate.results import EXIT_INTERNAL, EXIT_USAGE, exit_code
@@ -101,6 +101,7 @@ def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
     folder = Path(args.artifacts or f"artifacts/{fabric.name}-{stamp}")
     build_manifest(fabric, thresholds, args.pair_mode, limit).write(folder)
     rc = run_verify_playbook(args.inventory, folder, args.limit, args.vault_password_file, args.quiet)
+    record_collection(folder, rc)
     if rc != 0:
         print(f"gpunet-validate: verify playbook exited {rc}; judging what was collected", file=sys.stderr)
     return folder

@@ -92,6 +92,19 @@ class Manifest:
         return path
 
 
+def record_collection(folder: Path, playbook_rc: int) -> None:
+    """Add what was collected (every raw output file) and the playbook's exit status to the manifest."""
+    path = folder / MANIFEST
+    document = json.loads(path.read_text())
+    files = sorted(
+        str(file.relative_to(folder))
+        for file in folder.rglob("*.txt")
+        if not file.relative_to(folder).parts[0].startswith(".")
+    )
+    document["collected"] = {"playbook_rc": playbook_rc, "files": files}
+    path.write_text(json.dumps(document, indent=2) + "\n")
+
+
 class ManifestError(ValueError):
     """The artifacts folder has no readable manifest."""
 

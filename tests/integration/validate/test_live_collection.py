@@ -61,7 +61,8 @@ def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
     )  # fmt: skip
     document = json.loads(report.read_text())
     assert code == document["exit_code"] and code in (3, 4)  # what fails depends on this machine's tools
-    assert (artifacts / "manifest.json").is_file()
+    collected = json.loads((artifacts / "manifest.json").read_text())["collected"]
+    assert "hosts/gpu02/ibstat.txt" in collected["files"] and isinstance(collected["playbook_rc"], int)
     assert sorted(p.name for p in (artifacts / "hosts" / "gpu01").glob("*.txt")) == sorted(
         ["ibstat.txt", "ibv_devinfo.txt", "nvidia-smi-q.txt", "nvidia-smi-topo.txt", "chronyc-tracking.txt",
          "nft-ruleset.txt", "nccl-conf.txt", "lsmod.txt", "lspci-acs.txt", "mlnx_qos.rail0.txt",
