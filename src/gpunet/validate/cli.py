@@ -100,7 +100,9 @@ def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder = Path(args.artifacts or f"artifacts/{fabric.name}-{stamp}")
     build_manifest(fabric, thresholds, args.pair_mode, limit).write(folder)
-    rc = run_verify_playbook(args.inventory, folder, args.limit, args.vault_password_file, args.quiet)
+    # --limit names GPU hosts; the switches' counters are still wanted around their traffic.
+    ansible_limit = f"{args.limit},switches" if args.limit else None
+    rc = run_verify_playbook(args.inventory, folder, ansible_limit, args.vault_password_file, args.quiet)
     record_collection(folder, rc)
     if rc != 0:
         print(f"gpunet-validate: verify playbook exited {rc}; judging what was collected", file=sys.stderr)
