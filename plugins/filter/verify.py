@@ -24,9 +24,14 @@ def verify_pair_rounds(
 
 
 def verify_iperf3_rounds(
-    addresses: Any, host: str, port: int = 5201, seconds: int = 5
+    hostvars: Any, play_hosts: list[str], host: str, port: int = 5201, seconds: int = 5
 ) -> list[dict[str, Any]]:
-    return collect_plan.iperf3_rounds(to_plain(addresses), host, int(port), int(seconds))
+    """Each host's iperf3 address: verify_traffic_iperf3_address if set for it, else ansible_host."""
+    addresses = {}
+    for name in play_hosts:
+        own = hostvars[name]
+        addresses[name] = str(own.get("verify_traffic_iperf3_address") or own.get("ansible_host") or name)
+    return collect_plan.iperf3_rounds(addresses, host, int(port), int(seconds))
 
 
 def verify_nccl_jobs(

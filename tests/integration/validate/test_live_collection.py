@@ -18,6 +18,7 @@ from gpunet.validate.cli import main
 from tests.conftest import FIXTURES_DIR
 
 MINIMAL = FIXTURES_DIR / "inventories" / "valid" / "minimal"
+REASON = "test machine: no GPU or RDMA NIC"
 
 
 def local_inventory(tmp_path: Path) -> Path:
@@ -32,15 +33,13 @@ def local_inventory(tmp_path: Path) -> Path:
             host.update(
                 ansible_host=f"127.0.0.{11 + number}",
                 ansible_connection="local",
-                gpunet_hardware={
-                    "gpus": False,
-                    "rdma_nics": False,
-                    "reason": "test machine: no GPU or RDMA NIC",
-                },
                 verify_traffic_install_iperf3=False,
                 verify_traffic_server_start_s=0,
                 verify_traffic_iperf3_seconds=1,
             )
+            if host_file.stem == "gpu01":
+                # gpu02 declares nothing: its missing inputs must be errors, gpu01's skips.
+                host["gpunet_hardware"] = {"gpus": False, "rdma_nics": False, "reason": REASON}
         else:
             host.update(gpunet_ssh_host_key_checking=True)
         host_file.write_text(yaml.safe_dump(host))
@@ -71,9 +70,16 @@ def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
     by_check: dict[str, list[dict[str, str]]] = {}
     for result in document["results"]:
         by_check.setdefault(result["check"], []).append(result)
-    for check in ("nic_port_state", "pair_bandwidth", "nccl_busbw", "gpu_count"):
-        assert {r["status"] for r in by_check[check]} == {"skipped"}, check
-        assert all("test machine: no GPU or RDMA NIC" in r["message"] for r in by_check[check])
+    statuses = {(r["check"], r["target"]): (r["status"], r["message"]) for r in document["results"]}
+    for target in ("gpu01:mlx5_0", "gpu01:mlx5_1"):
+        assert statuses[("nic_port_state", target)] == ("skipped", f"gpu01: {REASON}")
+    for target in ("gpu02:mlx5_0", "gpu02:mlx5_1"):
+        assert statuses[("nic_port_state", target)][0] == "error"
+    assert statuses[("gpu_count", "gpu01")][0] == "skipped" and statuses[("gpu_count", "gpu02")][0] == "error"
+    # A pair or a run including gpu01 is skipped with its reason; gpu02 alone is an error.
+    assert {r["status"] for r in by_check["pair_bandwidth"]} == {"skipped"}
+    assert statuses[("nccl_busbw", "nccl:all-nodes")] == ("skipped", f"gpu01: {REASON}")
+    assert statuses[("nccl_busbw", "nccl:single-gpu02")][0] == "error"
     # The switches were never contacted: no known_hosts file, so their checks say so.
     switch_errors = [r for r in by_check["switch_pfc"] if r["status"] == "error"]
     assert {r["target"] for r in switch_errors} == {"leaf02", "spine01"}
