@@ -106,21 +106,7 @@ class CommitStrategy:
         if not lines:
             return
         prompt = re.compile(self.prompt_pattern().removesuffix(r"\s*$"), re.M)
-        deadline = time.monotonic() + self.options.command_timeout_s + len(lines) * 0.05
-        buffer = ""
-        try:
-            self.conn.write_channel("".join(f"{line}\n" for line in lines))
-            while len(prompt.findall(buffer)) < len(lines) or not re.search(self.prompt_pattern(), buffer):
-                if not self.conn.remote_conn.get_transport().is_active() or self.conn.remote_conn.closed:
-                    raise EOFError("channel closed")
-                if time.monotonic() > deadline:
-                    raise ReadException("no prompt after the configuration lines")
-                chunk = self.conn.read_channel()
-                if not chunk:
-                    time.sleep(0.005)
-                buffer += chunk
-        except (OSError, EOFError, ReadException, paramiko.SSHException, AttributeError) as error:
-            raise SessionLost(f"session lost while sending configuration: {type(error).__name__}") from None
+        buffer = self.type_and_wait("".join(f"{line}\n" for line in lines), prompts=len(lines))
         segments = prompt.split(buffer)[: len(lines)]  # each line's echo and output end at its prompt
         for line, segment in zip(lines, segments, strict=False):
             if self.error_pattern.search(segment):
@@ -128,6 +114,28 @@ class CommitStrategy:
                     (text.strip() for text in segment.splitlines() if self.error_pattern.search(text)), ""
                 )
                 raise DeviceRejectedError(self.switch, f"the switch rejected {line!r}: {reason}")
+
+    def type_and_wait(self, text: str, prompts: int = 1) -> str:
+        """Write `text`, read until `prompts` prompts came back and the output ends at one.
+
+        Notices a closed channel at once (netmiko's own reads would wait for their timeout)."""
+        prompt = re.compile(self.prompt_pattern().removesuffix(r"\s*$"), re.M)
+        deadline = time.monotonic() + self.options.command_timeout_s + prompts * 0.05
+        buffer = ""
+        try:
+            self.conn.write_channel(text)
+            while len(prompt.findall(buffer)) < prompts or not re.search(self.prompt_pattern(), buffer):
+                if not self.conn.remote_conn.get_transport().is_active() or self.conn.remote_conn.closed:
+                    raise EOFError("channel closed")
+                if time.monotonic() > deadline:
+                    raise ReadException("no prompt came back")
+                chunk = self.conn.read_channel()
+                if not chunk:
+                    time.sleep(0.005)
+                buffer += chunk
+        except (OSError, EOFError, ReadException, paramiko.SSHException, AttributeError) as error:
+            raise SessionLost(f"session lost while sending configuration: {type(error).__name__}") from None
+        return buffer
 
     def confirm_reachable(self) -> None:
         """For OSes without a commit timer: prove a new session works, else undo via the open one."""

@@ -8,7 +8,7 @@ import re
 
 from gpunet.netdev.errors import DeviceRejectedError
 from gpunet.netdev.jsonpatch import make_patch
-from gpunet.netdev.strategies.base import CommitStrategy, SessionLost
+from gpunet.netdev.strategies.base import CommitStrategy
 
 
 class ConfigCheckpointRollback(CommitStrategy):
@@ -37,13 +37,7 @@ class ConfigCheckpointRollback(CommitStrategy):
     def write_file(self, path: str, text: str) -> None:
         """A here-document through the shell: every line is typed, the prompt ends it."""
         marker = "GPUNET_EOF"
-        try:
-            self.conn.write_channel(f"cat > {path} <<'{marker}'\n{text}\n{marker}\n")
-            self.conn.read_until_pattern(
-                pattern=self.prompt_pattern(), read_timeout=self.options.command_timeout_s
-            )
-        except Exception as error:  # netmiko raises several types for a dead channel
-            raise SessionLost(f"session lost while writing {path}: {type(error).__name__}") from None
+        self.type_and_wait(f"cat > {path} <<'{marker}'\n{text}\n{marker}\n")
 
     def confirm(self) -> None:
         self.confirm_reachable()
