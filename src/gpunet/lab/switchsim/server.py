@@ -56,7 +56,8 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
             if last_was_cr and data.startswith("\n"):
                 data = data[1:]  # the second half of a CR LF split across reads
             last_was_cr = data.endswith("\r")
-            pending += data.replace("\r\n", "\n").replace("\r", "\n")
+            # ^D (Junos `load ... terminal`) counts as a line of its own.
+            pending += data.replace("\r\n", "\n").replace("\r", "\n").replace("\x04", "\x04\n")
             while "\n" in pending and not session.closed:
                 line, pending = pending.split("\n", 1)
                 write(line + "\r\n")  # the echo netmiko waits for

@@ -1,15 +1,15 @@
-"""Junos: private candidate, `show | compare`, `commit confirmed`, confirm with `commit` anew.
-
-Each `set` line is typed in configuration mode (the effect of `load set terminal`), so the OS's
-error for a bad line is seen on that line.
-"""
+"""Junos: private candidate, `load set terminal`, `show | compare`, `commit confirmed`, then
+`commit` from a new session. Junos reports each bad line of a load by its number."""
 
 from __future__ import annotations
 
 import math
 import re
 
+from gpunet.netdev.errors import DeviceRejectedError
 from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
+
+LOAD_ERROR = re.compile(r"^terminal:(\d+):\S*\s+(.*)$", re.M)
 
 
 class CommitConfirmed(CommitStrategy):
@@ -22,9 +22,22 @@ class CommitConfirmed(CommitStrategy):
 
     def plan(self, intended: str, running: str) -> str:
         self.send("configure private")
-        self.send_lines(intended.splitlines())
+        self.load_set(intended)
         diff = self.send("show | compare").strip()
         return "" if diff == "[edit]" else diff
+
+    def load_set(self, intended: str) -> None:
+        """`load set terminal`; Junos names each bad line (`terminal:<n>:...`): errors pin to lines."""
+        lines = [line.strip() for line in intended.splitlines() if line.strip()]
+        self.conn.write_channel("load set terminal\n")
+        self.conn.read_until_pattern(pattern=r"\[Type \^D at a new line to end input\]", read_timeout=10)
+        output = self.type_and_wait("".join(f"{line}\n" for line in lines) + "\x04")
+        for match in LOAD_ERROR.finditer(output):
+            number = int(match[1])
+            line = lines[number - 1] if 0 < number <= len(lines) else f"line {number}"
+            raise DeviceRejectedError(self.switch, f"the switch rejected {line!r}: {match[2].strip()}")
+        if "load complete" not in output:
+            raise DeviceRejectedError(self.switch, "load set terminal did not complete")
 
     def discard(self) -> None:
         self.send("rollback 0", check=False)

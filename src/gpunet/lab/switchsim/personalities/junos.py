@@ -21,13 +21,18 @@ class JunosPersonality(Personality):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.candidate: list[str] | None = None  # private candidate while in configuration mode
+        self.loading: list[str] | None = None  # lines typed after `load set terminal`, until ^D
 
     def prompt(self) -> str:
+        if self.loading is not None:
+            return ""  # Junos prints no prompt while `load set terminal` reads lines
         if self.candidate is None:
             return f"{self.username}@{self.state.hostname}> "
         return f"\n[edit]\n{self.username}@{self.state.hostname}# "
 
     def handle(self, line: str) -> str:
+        if self.loading is not None:
+            return self.load_line(line)
         command = line.strip()
         if not command:
             return ""
@@ -54,24 +59,50 @@ class JunosPersonality(Personality):
             return ""
         return f"{' ' * len(self.prompt())}^\nunknown command."
 
+    def edit(self, command: str) -> bool:
+        """Apply one `set`/`delete` line to the candidate; False when Junos would reject it."""
+        assert self.candidate is not None
+        if self.switch.rejects(command):
+            return False
+        if command.startswith("set "):
+            try:
+                self.switch.grammar.accept((), command)
+            except grammar_error_type():
+                return False
+            if command not in self.candidate:
+                self.candidate.append(command)
+        else:
+            target = "set " + command[len("delete ") :]
+            self.candidate = [line for line in self.candidate if not line.startswith(target)]
+        return True
+
+    def load_line(self, line: str) -> str:
+        """`load set terminal`: collect lines until ^D, then load them, reporting bad ones by number."""
+        assert self.loading is not None
+        if line.strip() != "\x04":
+            self.loading.append(line)
+            self.count_config_line()
+            return ""
+        lines, self.loading = self.loading, None
+        errors = []
+        for number, text in enumerate(lines, start=1):
+            command = text.strip()
+            if command and not (command.startswith(("set ", "delete ")) and self.edit(command)):
+                where = f"terminal:{number}:(1) syntax error: {command.split()[-1]}"
+                errors += [where, "  [edit]", f"    '{command}'", "      syntax error"]
+        summary = f"load complete ({len(errors) // 4} errors)" if errors else "load complete"
+        return "\n".join([*errors, summary])
+
     def configure(self, command: str) -> str:
         assert self.candidate is not None
         switch = self.switch
+        if command == "load set terminal":
+            self.loading = []
+            return "[Type ^D at a new line to end input]"
         if command.startswith(("set ", "delete ")):
-            if switch.rejects(command):
-                return f"{' ' * 20}^\nsyntax error."
-            if command.startswith("set "):
-                try:
-                    switch.grammar.accept((), command)
-                except grammar_error_type():
-                    return f"{' ' * 20}^\nsyntax error."
-                if command not in self.candidate:
-                    self.candidate.append(command)
-            else:
-                target = "set " + command[len("delete ") :]
-                self.candidate = [line for line in self.candidate if not line.startswith(target)]
+            accepted = self.edit(command)
             self.count_config_line()
-            return ""
+            return "" if accepted else f"{' ' * 20}^\nsyntax error."
         if command == "show | compare":
             removed = [f"-  {line}" for line in self.state.config if line not in self.candidate]
             added = [f"+  {line}" for line in self.candidate if line not in self.state.config]
