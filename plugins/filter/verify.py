@@ -17,10 +17,17 @@ def verify_host_commands(nics: Any) -> list[dict[str, Any]]:
 
 
 def verify_pair_rounds(
-    hostvars: Any, play_hosts: list[str], host: str, tool: str, extra_args: Any, mode: str = "ring"
+    hostvars: Any,
+    play_hosts: list[str],
+    host: str,
+    tool: str,
+    extra_args: Any,
+    mode: str = "ring",
+    base_port: int = collect_plan.PERFTEST_BASE_PORT,
 ) -> list[dict[str, Any]]:
     nics_by_host = {name: to_plain(hostvars[name].get("gpunet_nics") or []) for name in play_hosts}
-    return collect_plan.pair_rounds(nics_by_host, host, tool, list(to_plain(extra_args or [])), mode)
+    args = list(to_plain(extra_args or []))
+    return collect_plan.pair_rounds(nics_by_host, host, tool, args, mode, int(base_port))
 
 
 def verify_iperf3_rounds(

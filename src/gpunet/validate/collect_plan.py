@@ -10,7 +10,9 @@ from typing import Any
 
 from gpunet.validate.pairs import RING, ring_rounds, schedule
 
-PERFTEST_BASE_PORT = 18515  # perftest's default out-of-band TCP port; one port per rail
+# perftest's default out-of-band TCP port. Rails run at once and a host may serve several, so
+# rail r uses base + r: a host firewall must open base .. base + rails - 1 from the fabric.
+PERFTEST_BASE_PORT = 18515
 
 
 def host_commands(nics: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -39,6 +41,7 @@ def pair_rounds(
     tool: str,
     extra_args: list[str],
     mode: str = RING,
+    base_port: int = PERFTEST_BASE_PORT,
 ) -> list[dict[str, list[dict[str, Any]]]]:
     """Per round, this host's perftest servers and clients. Every host gets the same number of
     rounds (empty where it rests), so the play's hosts move from round to round together."""
@@ -53,7 +56,7 @@ def pair_rounds(
             if host not in (pair.client, pair.server):
                 continue
             mine = _nic_on_rail(nics_by_host[host], pair.rail)
-            port = PERFTEST_BASE_PORT + pair.rail
+            port = base_port + pair.rail
             if host == pair.server:
                 servers.append(
                     {"argv": [tool, "-d", mine["name"], "-p", str(port), *extra_args], "port": port}
