@@ -137,8 +137,10 @@ def test_stopped_chrony_is_reported_on_that_host_only(lab: LabPaths, reports: Pa
         rc, results = validate(reports, "chrony-stopped")
     finally:
         podman.run("exec", "gpunet-lab-gpu03", "systemctl", "start", "chrony.service")
-    assert [(check, target) for check, target, _ in not_passed(results)] == [("ntp_offset", "gpu03")]
-    assert rc != 0
+    assert not_passed(results) == [("ntp_offset", "gpu03", "error")]  # could not run: no daemon
+    reported = next(r for r in results if r["status"] == "error")
+    assert "Cannot talk to daemon" in reported["message"]  # chronyc's own words, as collected
+    assert rc == 3
 
 
 def test_rejected_switch_line_fails_the_push_and_leaves_the_switch_unchanged(lab: LabPaths) -> None:
@@ -152,7 +154,7 @@ def test_rejected_switch_line_fails_the_push_and_leaves_the_switch_unchanged(lab
     assert done.returncode != 0
     hosts = recap(done.stdout)
     assert {name for name, h in hosts.items() if h["failed"]} == {"leaf02"}
-    assert REJECTED_LINE in done.stdout
+    assert REJECTED_LINE in " ".join(done.stdout.split())  # Ansible's YAML output folds long lines
     assert json.loads(leaf02_state.read_text())["config"] == before, "leaf02 was not left as it was"
     healthy = run("gpunet", "lab", "fault", "leaf02")
     assert healthy.returncode == 0
