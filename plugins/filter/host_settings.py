@@ -1,4 +1,4 @@
-"""Filters gpunet.fabric.fabric_settings, nccl_environment, local_port_range, cidrs_by_family.
+"""Filters gpunet.fabric.fabric_settings, nccl_environment, local_port_range, cidrs_by_family, ...
 
 Used by the host roles; thin wrappers over gpunet.hosts.settings, so roles and tests share one implementation.
 """
@@ -38,6 +38,10 @@ def local_port_range(fabric_value: Any) -> str:
     return settings.local_port_range(to_plain(fabric_value))
 
 
+def interface_with_address(facts: Any, address: Any) -> str:
+    return settings.interface_with_address(to_plain(facts or {}), str(address or ""))
+
+
 def cidrs_by_family(cidrs: Any) -> dict[str, list[str]]:
     return settings.cidrs_by_family(to_plain(cidrs or []))
 
@@ -49,4 +53,5 @@ class FilterModule:
             "nccl_environment": nccl_environment,
             "local_port_range": local_port_range,
             "cidrs_by_family": cidrs_by_family,
+            "interface_with_address": interface_with_address,
         }

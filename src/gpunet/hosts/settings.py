@@ -70,3 +70,18 @@ def cidrs_by_family(cidrs: Sequence[str]) -> dict[str, list[str]]:
         network = ip_network(str(cidr), strict=False)
         split[f"ipv{network.version}"].append(str(network))
     return split
+
+
+def interface_with_address(facts: Mapping[str, Any], address: str) -> str:
+    """The interface holding `address` in Ansible's network facts, or "" when none does.
+
+    NCCL's bootstrap should use the management interface the host is reached at, which need not be
+    the one with the default route.
+    """
+    for name in facts.get("interfaces", []):
+        ipv4 = facts.get(name.replace("-", "_"), {}).get("ipv4", {})
+        addresses = [ipv4] if isinstance(ipv4, Mapping) else list(ipv4)
+        addresses += list(facts.get(name.replace("-", "_"), {}).get("ipv4_secondaries", []))
+        if any(entry.get("address") == address for entry in addresses):
+            return str(name)
+    return ""

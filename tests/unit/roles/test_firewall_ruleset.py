@@ -69,7 +69,10 @@ def test_fabric_ports_open_from_fabric_networks_only() -> None:
     assert 'ip saddr { 198.51.100.0/24 } tcp dport 50000-51000 accept comment "NCCL"' in lines
     assert 'ip saddr { 198.51.100.0/24 } tcp dport 18515 accept comment "perftest"' in lines
     assert 'ip6 saddr { 2001:db8:100::/48 } tcp dport 22 accept comment "SSH"' in lines
-    assert 'ip saddr { 198.51.100.0/24, 192.0.2.0/24 } tcp dport { 5201 } accept comment "gpunet verify"' in lines
+    assert (
+        'ip saddr { 198.51.100.0/24, 192.0.2.0/24 } tcp dport { 5201 } accept comment "gpunet verify"'
+        in lines
+    )
     assert not any("dport 123" in line for line in lines)
     assert any("udp dport 123" in line for line in rules(render(ntp=["10.0.0.0/8"])))
 

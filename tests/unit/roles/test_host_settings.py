@@ -9,6 +9,7 @@ import pytest
 from gpunet.hosts.settings import (
     cidrs_by_family,
     fabric_settings,
+    interface_with_address,
     local_port_range,
     nccl_environment,
     roce_traffic_class,
@@ -77,3 +78,19 @@ def test_cidrs_split_by_family_and_normalised() -> None:
         "ipv4": ["10.0.0.0/24", "192.0.2.0/24"],
         "ipv6": ["2001:db8::/48"],
     }
+
+
+FACTS = {
+    "interfaces": ["lo", "rail0", "mgmt-0"],
+    "lo": {"ipv4": {"address": "127.0.0.1"}},
+    "rail0": {"ipv4": {"address": "10.247.0.2"}},
+    "mgmt_0": {"ipv4": {"address": "10.0.0.9"}, "ipv4_secondaries": [{"address": "10.247.100.22"}]},
+}
+
+
+@pytest.mark.parametrize(
+    ("address", "expected"),
+    [("10.247.0.2", "rail0"), ("10.247.100.22", "mgmt-0"), ("192.0.2.1", ""), ("", "")],
+)
+def test_interface_with_address(address: str, expected: str) -> None:
+    assert interface_with_address(FACTS, address) == expected
