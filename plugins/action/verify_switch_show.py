@@ -12,7 +12,7 @@ from ansible.plugins.action import ActionBase
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
-from gpunet.validate.switch_collect import collect_switch_show
+from gpunet.validate.switch_collect import collect_switch_show, record_collection_error
 
 PHASES = ("before", "after")
 
@@ -55,6 +55,7 @@ class ActionModule(ActionBase):
             )
         except PushError as error:
             # Collection goes on: the missing files become "error" results naming this reason.
+            record_collection_error(artifacts, switch.name, phase, str(error))
             return {**result, "failed": True, "msg": str(error)}
         # Artifacts are the run's output, not a change to the switch.
         return {**result, "changed": False, "files": written, "msg": f"{len(written)} show outputs saved"}

@@ -1,4 +1,5 @@
-"""Filters gpunet.fabric.verify_host_commands, verify_pair_rounds, verify_iperf3_rounds, verify_nccl_jobs.
+"""Filters gpunet.fabric.verify_host_commands, verify_pair_rounds, verify_iperf3_rounds, verify_nccl_jobs,
+verify_raw_output.
 
 Thin wrappers over gpunet.validate.collect_plan: the verify roles loop over what these return.
 """
@@ -48,6 +49,10 @@ def verify_nccl_jobs(
     return collect_plan.nccl_jobs(gpus, host, launcher, binary, list(to_plain(extra_args or [])))
 
 
+def verify_raw_output(result: Any) -> str:
+    return collect_plan.raw_output(to_plain(result))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return {
@@ -55,4 +60,5 @@ class FilterModule:
             "verify_pair_rounds": verify_pair_rounds,
             "verify_iperf3_rounds": verify_iperf3_rounds,
             "verify_nccl_jobs": verify_nccl_jobs,
+            "verify_raw_output": verify_raw_output,
         }

@@ -39,7 +39,14 @@ class Artifacts:
         return f"pairs/{round_index}/{client}__{server}__{nic}.{tool}.txt"
 
     def switch(self, switch: str, phase: str, tool: str) -> dict[str, Any]:
-        return self.parsed(f"switches/{switch}/{phase}/{tool}.txt", tool)
+        try:
+            return self.parsed(f"switches/{switch}/{phase}/{tool}.txt", tool)
+        except InputError as error:
+            # The collection leaves the reason a whole switch could not be read (unreachable, host key).
+            reason_file = self.root / "switches" / switch / phase / "collection-error.txt"
+            if reason_file.is_file():
+                raise InputError(f"{error}: {reason_file.read_text().strip()}") from None
+            raise
 
 
 @cache

@@ -132,3 +132,15 @@ def nccl_jobs(
             argv = ["mpirun", "-np", str(ranks), "-H", slots, "-x", "NCCL_DEBUG=WARN", "--bind-to", "numa"]
         jobs.append({"file": "nccl/all-nodes.txt", "argv": [*argv, binary, "-g", "1", *extra_args]})
     return jobs
+
+
+def raw_output(result: dict[str, Any]) -> str:
+    """What an artifact file holds for one command result: its stdout and stderr as printed, and,
+    when it produced no output and failed, one line saying which command could not run and why."""
+    parts = [result.get("stdout") or "", result.get("stderr") or ""]
+    rc = result.get("rc")
+    if not parts[0] and (rc not in (0, None) or result.get("failed")):
+        words = result.get("cmd") or result.get("item", {}).get("argv", [])
+        command = words if isinstance(words, str) else " ".join(str(word) for word in words)
+        parts.append(f"gpunet verify: `{command}` exited {rc}: {result.get('msg') or 'no message'}")
+    return "\n".join(part.rstrip("\n") for part in parts if part) + "\n"

@@ -41,4 +41,15 @@ def collect_switch_show(
     return written
 
 
-__all__ = ["PushError", "collect_switch_show"]
+COLLECTION_ERROR = "collection-error.txt"
+
+
+def record_collection_error(artifacts: Path, switch: str, phase: str, reason: str) -> None:
+    """Keep why a switch's outputs are missing, so its checks can say it (never holds credentials:
+    the reasons come from LoginError/UnreachableError)."""
+    folder = artifacts / "switches" / switch / phase
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / COLLECTION_ERROR).write_text(reason.rstrip("\n") + "\n")
+
+
+__all__ = ["COLLECTION_ERROR", "PushError", "collect_switch_show", "record_collection_error"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,13 +34,16 @@ def local_inventory(tmp_path: Path) -> Path:
             host.update(
                 ansible_host=f"127.0.0.{11 + number}",
                 ansible_connection="local",
+                # The controller's own Python, as every local-connection play should use.
+                ansible_python_interpreter=sys.executable,
                 verify_traffic_install_iperf3=False,
                 verify_traffic_server_start_s=0,
                 verify_traffic_iperf3_seconds=1,
             )
             if host_file.stem == "gpu01":
-                # gpu02 declares nothing: its missing inputs must be errors, gpu01's skips.
-                host["gpunet_hardware"] = {"gpus": False, "rdma_nics": False, "reason": REASON}
+                # gpu01 declares no GPUs; RDMA NICs are declared nowhere, so perftest really
+                # runs (and fails: no perftest or RDMA here) and its inputs are errors.
+                host["gpunet_hardware"] = {"gpus": False, "reason": REASON}
         else:
             host.update(gpunet_ssh_host_key_checking=True)
         host_file.write_text(yaml.safe_dump(host))
@@ -71,18 +75,25 @@ def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
     for result in document["results"]:
         by_check.setdefault(result["check"], []).append(result)
     statuses = {(r["check"], r["target"]): (r["status"], r["message"]) for r in document["results"]}
-    for target in ("gpu01:mlx5_0", "gpu01:mlx5_1"):
-        assert statuses[("nic_port_state", target)] == ("skipped", f"gpu01: {REASON}")
-    for target in ("gpu02:mlx5_0", "gpu02:mlx5_1"):
-        assert statuses[("nic_port_state", target)][0] == "error"
-    assert statuses[("gpu_count", "gpu01")][0] == "skipped" and statuses[("gpu_count", "gpu02")][0] == "error"
-    # A pair or a run including gpu01 is skipped with its reason; gpu02 alone is an error.
-    assert {r["status"] for r in by_check["pair_bandwidth"]} == {"skipped"}
+    assert statuses[("gpu_count", "gpu01")] == ("skipped", f"gpu01: {REASON}")
+    assert statuses[("gpu_count", "gpu02")][0] == "error"
+    assert {r["status"] for r in by_check["nic_port_state"]} == {"error"}
+    # A run including gpu01 is skipped with its reason (none was started); gpu02 alone is an error.
     assert statuses[("nccl_busbw", "nccl:all-nodes")] == ("skipped", f"gpu01: {REASON}")
     assert statuses[("nccl_busbw", "nccl:single-gpu02")][0] == "error"
+    assert not (artifacts / "nccl" / "single-gpu02.txt").exists()
+    # perftest ran per rail (ring of two hosts: one pair per rail) and its failure is an error.
+    for rail in (0, 1):
+        assert (artifacts / "pairs" / "0" / f"gpu01__gpu02__mlx5_{rail}.ib_write_bw.txt").is_file()
+        assert (artifacts / "pairs" / "0" / f"gpu01__gpu02__mlx5_{rail}.ib_read_lat.txt").is_file()
+    assert {r["status"] for r in by_check["pair_bandwidth"]} == {"error"}
+    assert len(by_check["pair_bandwidth"]) == 2
     # The switches were never contacted: no known_hosts file, so their checks say so.
     switch_errors = [r for r in by_check["switch_pfc"] if r["status"] == "error"]
     assert {r["target"] for r in switch_errors} == {"leaf02", "spine01"}
+    assert all("known_hosts" in r["message"] for r in switch_errors)
+    ibstat = (artifacts / "hosts" / "gpu02" / "ibstat.txt").read_text()
+    assert "gpunet verify: `ibstat` exited" in ibstat or "CA '" in ibstat
     assert {r["status"] for r in by_check["iperf3_throughput"]} <= {"pass", "fail", "error"}
 
 

@@ -12,6 +12,7 @@ from gpunet.validate.collect_plan import (
     iperf3_rounds,
     nccl_jobs,
     pair_rounds,
+    raw_output,
 )
 from gpunet.validate.parsers import PARSERS
 
@@ -82,3 +83,29 @@ def test_nccl_jobs(launcher: str, prefix: list[str]) -> None:
     assert [job["file"] for job in nccl_jobs(gpus, "gpu02", launcher, "all_reduce_perf", [])] == [
         "nccl/single-gpu02.txt"
     ]
+
+
+@pytest.mark.parametrize(
+    ("result", "text"),
+    [
+        ({"stdout": "CA 'mlx5_0'", "stderr": "", "rc": 0}, "CA 'mlx5_0'\n"),
+        ({"stdout": "out\n", "stderr": "warning", "rc": 0}, "out\nwarning\n"),
+        (
+            {"stdout": "", "stderr": "", "rc": 2, "cmd": ["ibstat"], "msg": "Error executing command."},
+            "gpunet verify: `ibstat` exited 2: Error executing command.\n",
+        ),
+        (
+            {
+                "stdout": "",
+                "stderr": "timeout: failed to run command",
+                "rc": 127,
+                "cmd": ["timeout", "60", "x"],
+            },
+            "timeout: failed to run command\ngpunet verify: `timeout 60 x` exited 127: no message\n",
+        ),
+    ],
+)
+def test_raw_output_keeps_what_the_command_printed_and_why_it_failed(
+    result: dict[str, Any], text: str
+) -> None:
+    assert raw_output(result) == text
