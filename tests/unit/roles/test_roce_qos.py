@@ -10,11 +10,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 
 from tests.conftest import REPO_ROOT, sample_files
@@ -330,3 +332,28 @@ def test_unreadable_mlnx_qos_output_names_the_nic(tmp_path: Path, monkeypatch: p
     fake.host.run = lambda argv: (0, "garbage\n", "")
     with pytest.raises(roce_qos.NicError, match="rail0: cannot read mlnx_qos output"):
         roce_qos.configure(fake.host, NICS, WANT, "mlnx_qos")
+
+
+def test_boot_script_alone_brings_a_rebooted_nic_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rebooted NIC (fresh state) plus the role's boot script equals the configured NIC.
+
+    The fake configfs already holds ports/1 after boot, as the kernel creates it on mkdir.
+    """
+    rebooted = FakeNic(rdma_cm={"default_roce_tos": "0", "default_roce_mode": "IB/RoCE v1"})
+    fake = FakeHost(tmp_path, two_nics(rebooted), monkeypatch)
+    planned = roce_qos.configure(fake.host, NICS, WANT, "mlnx_qos", check_mode=True)
+    assert len(planned["changes"]) == 22  # 11 settings on each of the two NICs differ after the reboot
+    commands = planned["boot_commands"]
+    template = (REPO_ROOT / "roles/roce_host/templates/gpunet-roce-qos.sh.j2").read_text()
+    script = tmp_path / "gpunet-roce-qos"
+    env = jinja2.Environment(trim_blocks=True, keep_trailing_newline=True)
+    script.write_text(
+        env.from_string(template).render(ansible_managed="test", roce_host_result={"boot_commands": commands})
+    )
+
+    run = subprocess.run(["sh", str(script)], capture_output=True, text=True, check=False)
+
+    assert run.returncode == 0, run.stderr
+    assert roce_qos.configure(fake.host, NICS, WANT, "mlnx_qos", check_mode=True)["changes"] == []
