@@ -88,6 +88,7 @@ def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
         assert (artifacts / "pairs" / "0" / f"gpu01__gpu02__mlx5_{rail}.ib_read_lat.txt").is_file()
     assert {r["status"] for r in by_check["pair_bandwidth"]} == {"error"}
     assert len(by_check["pair_bandwidth"]) == 2
+    assert [r["status"] for r in by_check["fault_localisation"]] == ["error"]
     # The switches were never contacted: no known_hosts file, so their checks say so.
     switch_errors = [r for r in by_check["switch_pfc"] if r["status"] == "error"]
     assert {r["target"] for r in switch_errors} == {"leaf02", "spine01"}

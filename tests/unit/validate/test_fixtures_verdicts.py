@@ -113,6 +113,19 @@ def test_lab_without_rdma_skips_with_the_inventory_reason(tmp_path: Path) -> Non
     assert exit_code(judge(folder).results) == 0
 
 
+def test_fault_localisation_without_measured_pairs_is_skipped_not_passed(tmp_path: Path) -> None:
+    folder = _copy_without(tmp_path)
+    for path in folder.glob("pairs/[0-9]*/*.ib_write_bw.txt"):
+        path.write_text("Couldn't find device mlx5_0\n")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for host in manifest["hosts"].values():
+        host.update(has_rdma_nics=False, hardware_reason="container lab: no RDMA NICs")
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    results = [r for r in judge(folder).results if r.check == "fault_localisation"]
+    assert [(r.status, r.target) for r in results] == [(Status.SKIPPED, "prod")]
+    assert "container lab: no RDMA NICs" in results[0].message
+
+
 def test_missing_input_without_a_declaration_is_an_error(tmp_path: Path) -> None:
     folder = _copy_without(tmp_path, "ibstat.txt")
     results = judge(folder).results

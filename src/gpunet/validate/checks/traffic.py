@@ -111,7 +111,8 @@ class FaultLocalisation(Check):
 
     def run(self) -> Iterator[Result]:
         ends_by_target = {ends.target: ends for ends in scheduled_pairs(self)}
-        failed = [r for r in PairBandwidth(self.artifacts).run() if r.status == Status.FAIL]
+        pair_results = list(PairBandwidth(self.artifacts).run())
+        failed = [r for r in pair_results if r.status == Status.FAIL]
         partners: dict[str, set[str]] = defaultdict(set)
         ports: dict[str, str] = {}
         for result in failed:
@@ -153,8 +154,18 @@ class FaultLocalisation(Check):
                 f"single failing pair; suspect path: {path}",
                 self.categories[0],
             )
-        if not failed and ends_by_target:
-            yield self.result(self.manifest.fabric, True, "no failing pair", "no failing pair")
+        measured = [r for r in pair_results if r.status in (Status.PASS, Status.FAIL)]
+        if not measured and pair_results:
+            # Nothing to localise from: say so instead of claiming a clean matrix.
+            unmeasured = pair_results[0]
+            status = Status.SKIPPED if all(r.status == Status.SKIPPED for r in pair_results) else Status.ERROR
+            message = f"no pair was measured; first: {unmeasured.target}: {unmeasured.message}"
+            yield Result(self.name, self.manifest.fabric, status, "a measured pair matrix", "none", message,
+                         self.categories[0])  # fmt: skip
+        elif not failed and measured:
+            yield self.result(
+                self.manifest.fabric, True, "no failing pair", f"{len(measured)} pairs measured, none failed"
+            )
 
 
 class NcclBusBandwidth(Check):
