@@ -160,8 +160,10 @@ class FaultLocalisation(Check):
             unmeasured = pair_results[0]
             status = Status.SKIPPED if all(r.status == Status.SKIPPED for r in pair_results) else Status.ERROR
             message = f"no pair was measured; first: {unmeasured.target}: {unmeasured.message}"
-            yield Result(self.name, self.manifest.fabric, status, "a measured pair matrix", "none", message,
-                         self.categories[0])  # fmt: skip
+            target = self.manifest.fabric
+            yield Result(
+                self.name, target, status, "a measured pair matrix", "none", message, self.categories[0]
+            )
         elif not failed and measured:
             yield self.result(
                 self.manifest.fabric, True, "no failing pair", f"{len(measured)} pairs measured, none failed"
