@@ -21,23 +21,25 @@ BOOT_TIMEOUT_S = 90.0
 def ensure_networks(podman: Podman, plan: LabPlan) -> None:
     for network in plan.networks:
         if podman.exists("network", network.name):
-            _require_subnet(podman, network)
+            _require_same_network(podman, network)
             continue
         options = ["--opt", f"mtu={network.mtu}"] if network.mtu else []
+        options += ["--internal"] if network.internal else []
         podman.run(
             "network", "create", "--label", LABEL, "--subnet", str(network.subnet), *options, network.name
         )
 
 
-def _require_subnet(podman: Podman, network: LabNetwork) -> None:
+def _require_same_network(podman: Podman, network: LabNetwork) -> None:
     found = podman.run(
-        "network", "inspect", "--format", "{{range .Subnets}}{{.Subnet}} {{end}}", network.name
-    )
-    subnets = {ip_network(s) for s in found.split()}
-    if network.subnet not in subnets:
+        "network", "inspect", "--format", "{{.Internal}} {{range .Subnets}}{{.Subnet}} {{end}}", network.name
+    ).split()
+    internal, subnets = found[0] == "true", {ip_network(s) for s in found[1:]}
+    if network.subnet not in subnets or internal != network.internal:
         raise LabError(
-            f"podman network {network.name} exists with {found.strip() or 'no subnet'}, the inventory "
-            f"wants {network.subnet}: run `gpunet lab down` first"
+            f"podman network {network.name} exists as {' '.join(found[1:]) or 'no subnet'} "
+            f"(internal: {internal}); the lab wants {network.subnet} (internal: {network.internal}): "
+            "run `gpunet lab down` first"
         )
 
 

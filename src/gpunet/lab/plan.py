@@ -20,6 +20,8 @@ class LabNetwork:
     name: str  # podman network name
     subnet: IPv4Network
     mtu: int | None = None
+    # Rails are closed fabrics as in production: no default route and no NAT through them.
+    internal: bool = False
 
     @property
     def gateway(self) -> IPv4Address:
@@ -104,7 +106,7 @@ def plan_lab(fabric: Fabric) -> LabPlan:
             )
         nodes.append(LabNode(str(host.name), container_name(host.name), tuple(interfaces)))
     rails = tuple(
-        LabNetwork(f"{NAME_PREFIX}-rail{rail}", subnet, fabric.host_mtu)
+        LabNetwork(f"{NAME_PREFIX}-rail{rail}", subnet, fabric.host_mtu, internal=True)
         for rail, subnet in sorted(rail_subnets.items())
     )
     for rail in rails:

@@ -40,6 +40,8 @@ def test_plan_networks_come_from_the_inventory(lab_fabric: Fabric) -> None:
     assert plan.ntp_address == IPv4Address(lab_fabric.ntp.servers[0])
     assert {str(rail.subnet) for rail in plan.rails} == set(lab_fabric.firewall.fabric_cidrs)
     assert {rail.mtu for rail in plan.rails} == {lab_fabric.host_mtu}
+    assert {rail.internal for rail in plan.rails} == {True}  # no default route through a rail
+    assert plan.mgmt.internal is False
     assert all(
         name.startswith("gpunet-lab-") for name in (*plan.containers, *(n.name for n in plan.networks))
     )
