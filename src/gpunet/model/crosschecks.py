@@ -17,8 +17,10 @@ from gpunet.platforms import PLATFORMS, known_platforms
 # Plausible ECN thresholds for a single switch queue: at least one jumbo frame, at most 32 MB.
 ECN_MIN_PLAUSIBLE_KB = 9
 ECN_MAX_PLAUSIBLE_KB = 32 * 1024
-# TCP ports a NCCL port range must not swallow: SSH and perftest's out-of-band exchange.
-RESERVED_TCP_PORTS = {22: "SSH", 18515: "perftest"}
+# TCP ports a NCCL port range must not swallow: SSH, and perftest's out-of-band exchange,
+# which verification runs on 18515 + rail so that all rails can test at once.
+SSH_PORT = 22
+PERFTEST_BASE_PORT = 18515
 
 
 def ecn_thresholds(fabric: Fabric, broken: set[str]) -> list[Problem]:
@@ -191,17 +193,26 @@ def firewall(fabric: Fabric, broken: set[str]) -> list[Problem]:
             )
         )
     else:
-        for port, user in RESERVED_TCP_PORTS.items():
-            if first <= port <= last:
+        for low, high, user in _reserved_tcp_ports(fabric):
+            if first <= high and low <= last:
+                taken = str(low) if low == high else f"{low}-{high}"
                 problems.append(
                     Problem(
                         f"{path}.nccl_port_range",
-                        f"includes TCP {port} used by {user}",
+                        f"includes TCP {taken} used by {user}",
                         [first, last],
-                        f"a range without {port}",
+                        f"a range without {taken}",
                     )
                 )
     return problems
+
+
+def _reserved_tcp_ports(fabric: Fabric) -> list[tuple[int, int, str]]:
+    rails = max((nic.rail for host in fabric.hosts.values() for nic in host.nics), default=0) + 1
+    return [
+        (SSH_PORT, SSH_PORT, "SSH"),
+        (PERFTEST_BASE_PORT, PERFTEST_BASE_PORT + rails - 1, "perftest (one port per rail)"),
+    ]
 
 
 def nic_addresses(fabric: Fabric, broken: set[str]) -> list[Problem]:
