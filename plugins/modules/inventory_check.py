@@ -7,9 +7,9 @@ module: inventory_check
 short_description: Check a gpunet inventory before anything is touched
 description:
   - Validates the play's inventory exactly like C(gpunet inventory check) does, from the hostvars
-    the play sees: JSON Schema for C(gpunet_fabric) and every GPU host and switch, then the
+    the play sees. JSON Schema for C(gpunet_fabric) and every GPU host and switch, then the
     cross-checks (QoS consistency, unique addresses, cabling agreed from both ends, speeds, MTU).
-  - Fails with one line per problem, C(<data path>: <what is wrong> (got X, expected Y)).
+  - "Fails with one line per problem: C(<data path>: <what is wrong> (got X, expected Y))."
   - Runs on the controller and never connects to a host; check mode behaves the same.
 version_added: "0.1.0"
 author: gpunet developers

@@ -71,7 +71,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 msg:
-  description: What happened, e.g. C(leaf01: committed, confirmed and saved) or C(no change).
+  description: "What happened, e.g. C(leaf01: committed, confirmed and saved) or C(no change)."
   returned: always
   type: str
 backup:

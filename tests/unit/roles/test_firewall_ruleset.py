@@ -30,7 +30,7 @@ def render(ssh_client: str = "", ntp: list[str] | None = None) -> str:
         "firewall_ntp_nets": cidrs_by_family(ntp or []),
         "firewall_roce_udp_port": 4791,
         "firewall_nccl_port_range": [50000, 51000],
-        "firewall_perftest_port": 18515,
+        "firewall_perftest_ports": [18515, 18522],
         "firewall_extra_nft_rules": [],
         "firewall_verify_tcp_ports": [5201],
     }
@@ -67,7 +67,7 @@ def test_fabric_ports_open_from_fabric_networks_only() -> None:
     lines = rules(render())
     assert 'ip saddr { 198.51.100.0/24 } udp dport 4791 accept comment "RoCEv2"' in lines
     assert 'ip saddr { 198.51.100.0/24 } tcp dport 50000-51000 accept comment "NCCL"' in lines
-    assert 'ip saddr { 198.51.100.0/24 } tcp dport 18515 accept comment "perftest"' in lines
+    assert 'ip saddr { 198.51.100.0/24 } tcp dport 18515-18522 accept comment "perftest"' in lines
     assert 'ip6 saddr { 2001:db8:100::/48 } tcp dport 22 accept comment "SSH"' in lines
     assert (
         'ip saddr { 198.51.100.0/24, 192.0.2.0/24 } tcp dport { 5201 } accept comment "gpunet verify"'
