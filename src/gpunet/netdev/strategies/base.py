@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,7 +28,7 @@ class PushOptions:
     tag: str = field(default_factory=lambda: "gpunet-" + datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ"))
 
 
-class CommitStrategy:
+class CommitStrategy(ABC):
     """Base class: subclasses set `error_pattern` and implement the OS's steps."""
 
     name = ""
@@ -42,34 +43,34 @@ class CommitStrategy:
         self.conn = connect()
 
     # Steps, in the order the push runs them.
-    def read_running(self) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def read_running(self) -> str: ...
 
+    @abstractmethod
     def plan(self, intended: str, running: str) -> str:
         """The change as a diff ("" when there is none). May stage it on the device."""
-        raise NotImplementedError
 
-    def discard(self) -> None:
+    def discard(self) -> None:  # noqa: B027 (a no-op unless the strategy stages changes)
         """Drop whatever plan() staged (check mode, or nothing to change)."""
 
+    @abstractmethod
     def apply(self) -> None:
         """Make the change live; with a confirm timer where the OS has one."""
-        raise NotImplementedError
 
+    @abstractmethod
     def confirm(self) -> None:
         """Over a NEW session: confirm the commit, or prove the switch is still reachable."""
-        raise NotImplementedError
 
-    def save(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def save(self) -> None: ...
 
+    @abstractmethod
     def undo(self) -> None:
         """After a rejected line, on the session that is still open: restore the previous config."""
-        raise NotImplementedError
 
+    @abstractmethod
     def recover(self) -> None:
         """After the session died mid-push, on a new session: restore the previous config."""
-        raise NotImplementedError
 
     # Helpers.
     def prompt_pattern(self) -> str:

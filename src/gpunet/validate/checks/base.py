@@ -3,6 +3,7 @@ reads, the hardware it needs, and a `run` that returns results saying "expected 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -14,7 +15,7 @@ GPUS = "gpus"
 RDMA_NICS = "rdma_nics"
 
 
-class Check:
+class Check(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     categories: ClassVar[tuple[str, ...]]
@@ -27,8 +28,8 @@ class Check:
         self.thresholds = artifacts.manifest.thresholds
         self.inputs = inputs or {}
 
-    def run(self) -> Iterator[Result]:
-        raise NotImplementedError
+    @abstractmethod
+    def run(self) -> Iterator[Result]: ...
 
     def result(self, target: str, passed: bool, expected: str, actual: str, message: str = "") -> Result:
         status = Status.PASS if passed else Status.FAIL

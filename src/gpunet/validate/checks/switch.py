@@ -7,6 +7,7 @@ docs/validation.md lists those gaps.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,8 +44,8 @@ class _SwitchCheck(Check):
             if switch.platform in self.platforms and switch.lossless_ports:
                 yield from self.judge(switch)
 
-    def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
-        raise NotImplementedError
+    @abstractmethod
+    def judge(self, switch: SwitchExpectation) -> Iterator[Result]: ...
 
     def read(self, switch: SwitchExpectation, phase: str, tool: str) -> dict[str, Any]:
         return self.artifacts.switch(switch.name, phase, tool)

@@ -3,6 +3,7 @@ localisation that reads the pair matrix."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -59,11 +60,11 @@ class _PairCheck(Check):
                 continue
             yield self.judge(ends, parsed["results"][-1], expected)
 
-    def expectation(self, ends: PairEnds) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def expectation(self, ends: PairEnds) -> str: ...
 
-    def judge(self, ends: PairEnds, row: dict, expected: str) -> Result:
-        raise NotImplementedError
+    @abstractmethod
+    def judge(self, ends: PairEnds, row: dict, expected: str) -> Result: ...
 
 
 class PairBandwidth(_PairCheck):

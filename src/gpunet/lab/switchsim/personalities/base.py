@@ -6,11 +6,12 @@ LAB EQUIPMENT: personalities imitate what gpunet touches on a real switch OS, no
 from __future__ import annotations
 
 import difflib
+from abc import ABC, abstractmethod
 
 from gpunet.lab.switchsim.switch import SimulatedSwitch
 
 
-class Personality:
+class Personality(ABC):
     """One interactive CLI session on a simulated switch."""
 
     banner_text = ""
@@ -26,12 +27,12 @@ class Personality:
     def banner(self) -> str:
         return self.banner_text
 
-    def prompt(self) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def prompt(self) -> str: ...
 
+    @abstractmethod
     def handle(self, line: str) -> str:
         """Run one line; return what the OS prints before the next prompt."""
-        raise NotImplementedError
 
     def count_config_line(self) -> None:
         self.config_lines_sent += 1
