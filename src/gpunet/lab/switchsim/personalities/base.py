@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 from abc import ABC, abstractmethod
 
+from gpunet.lab.switchsim.configtree import ConfigEditor
 from gpunet.lab.switchsim.switch import SimulatedSwitch
 
 
@@ -44,6 +45,28 @@ class Personality(ABC):
         if not self.paging or len(lines) <= self.switch.options.page_lines:
             return text
         return "\n".join([*lines[: self.switch.options.page_lines], " --More-- "])
+
+
+class EditorPersonality(Personality):
+    """IOS-style CLIs (NX-OS, EOS): exec mode, and a configuration editor once `configure` ran."""
+
+    def __init__(self, switch: SimulatedSwitch, username: str) -> None:
+        super().__init__(switch, username)
+        self.editor: ConfigEditor | None = None
+
+    def handle(self, line: str) -> str:
+        command = line.strip()
+        if not command:
+            return ""
+        if self.editor is not None:
+            return self.configure(command)
+        return self.exec_command(command)
+
+    @abstractmethod
+    def exec_command(self, command: str) -> str: ...
+
+    @abstractmethod
+    def configure(self, command: str) -> str: ...
 
 
 def unified(before: list[str], after: list[str], before_name: str, after_name: str) -> str:

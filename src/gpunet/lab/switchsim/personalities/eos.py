@@ -9,7 +9,7 @@ import re
 
 from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
-from gpunet.lab.switchsim.personalities.base import Personality, unified
+from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.showpfc import eos_pfc_counters
 
 INVALID = "% Invalid input"
@@ -20,12 +20,11 @@ def _seconds(hhmmss: str) -> int:
     return hours * 3600 + minutes * 60 + seconds
 
 
-class EosPersonality(Personality):
+class EosPersonality(EditorPersonality):
     banner_text = "Arista Networks EOS shell\n[gpunet switch simulator: lab equipment, not a real EOS]\n"
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.editor: ConfigEditor | None = None
         self.session: str | None = None  # name of the configuration session being edited
 
     @property
@@ -40,14 +39,6 @@ class EosPersonality(Personality):
         prefix = f"config-s-{self.session[:6]}" if self.session else "config"
         mode = f"-{self.editor.stack[-1]}" if self.editor.stack else ""
         return f"{host}({prefix}{mode})#"
-
-    def handle(self, line: str) -> str:
-        command = line.strip()
-        if not command:
-            return ""
-        if self.editor is not None:
-            return self.configure(command)
-        return self.exec_command(command)
 
     def exec_command(self, command: str) -> str:
         state = self.state

@@ -9,22 +9,18 @@ import re
 
 from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
-from gpunet.lab.switchsim.personalities.base import Personality, unified
+from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.showpfc import nxos_pfc
 
 INVALID = "% Invalid command at '^' marker."
 
 
-class NxosPersonality(Personality):
+class NxosPersonality(EditorPersonality):
     banner_text = (
         "Cisco Nexus Operating System (NX-OS) Software\n"
         "TAC support: http://www.cisco.com/tac\n"
         "[gpunet switch simulator: lab equipment, not a real NX-OS]\n"
     )
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.editor: ConfigEditor | None = None
 
     def prompt(self) -> str:
         host = self.state.hostname
@@ -32,14 +28,6 @@ class NxosPersonality(Personality):
             return f"{host}# "
         mode = self.editor.stack[-1] if self.editor.stack else "config"
         return f"{host}({mode})# "
-
-    def handle(self, line: str) -> str:
-        command = line.strip()
-        if not command:
-            return ""
-        if self.editor is not None:
-            return self.configure(command)
-        return self.exec_command(command)
 
     def exec_command(self, command: str) -> str:
         state = self.state
