@@ -3,43 +3,26 @@ run on a broken one, reporting the same problems as `gpunet inventory check`, be
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-from tests.conftest import FIXTURES_DIR, REPO_ROOT
-
-BIN = Path(sys.executable).parent
-
-
-def _playbook(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1"}
-    return subprocess.run(
-        [str(BIN / "ansible-playbook"), *args],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+from tests.conftest import FIXTURES_DIR
+from tests.playbook import run_playbook
 
 
 def test_site_syntax_check_on_the_example_inventory() -> None:
-    run = _playbook("site.yml", "-i", "inventories/prod", "--syntax-check")
+    run = run_playbook("site.yml", "-i", "inventories/prod", "--syntax-check")
     assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_preflight_passes_a_clean_inventory() -> None:
-    run = _playbook("playbooks/preflight.yml", "-i", str(FIXTURES_DIR / "inventories" / "valid" / "minimal"))
+    run = run_playbook(
+        "playbooks/preflight.yml", "-i", str(FIXTURES_DIR / "inventories" / "valid" / "minimal")
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "fabric minimal: 2 GPU hosts, 3 switches, 4 NICs" in run.stdout
 
 
 def test_preflight_stops_the_run_on_a_broken_inventory() -> None:
     broken = FIXTURES_DIR / "inventories" / "broken" / "nic_speed_differs"
-    run = _playbook("playbooks/preflight.yml", "-i", str(broken))
+    run = run_playbook("playbooks/preflight.yml", "-i", str(broken))
     assert run.returncode != 0
     assert (
         "gpu02.gpunet_nics[1].speed_gbps: differs from leaf02 swp2's speed (got 200, expected 400)"

@@ -4,11 +4,9 @@ simulated switches on 127.0.0.1 (one per switch of a copy of inventories/prod, r
 from __future__ import annotations
 
 import copy
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from gpunet.lab.switchsim import SimOptions, SimulatorFleet
 from gpunet.model.check import load_fabric
 from gpunet.render import render_fabric
 from tests.conftest import REPO_ROOT
+from tests.playbook import run_playbook
 
 PASSWORD = "lab-only-secret"
 
@@ -51,18 +50,16 @@ def lab_copy_of_prod(tmp_path: Path, fleet: SimulatorFleet, reject: dict[str, st
     return {"inventory": inventory, "intended": intended, "sims": sims, "backups": tmp_path / "backups"}
 
 
-def run_playbook(lab: dict, *extra: str) -> subprocess.CompletedProcess[str]:
-    command = [
-        str(Path(sys.executable).with_name("ansible-playbook")), "playbooks/switches.yml",
+def push(lab: dict, *extra: str) -> subprocess.CompletedProcess[str]:
+    return run_playbook(
+        "playbooks/switches.yml",
         "-i", str(lab["inventory"]),
         "-e", f"switch_qos_intended_dir={lab['intended']}",
         "-e", f"switch_qos_backup_dir={lab['backups']}",
         "-e", "switch_qos_confirm_timeout_s=3",
         "-e", "switch_qos_connect_timeout_s=5",
         *extra,
-    ]  # fmt: skip
-    env = {**os.environ, "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"), "ANSIBLE_FORCE_COLOR": "0"}
-    return subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
+    )  # fmt: skip
 
 
 def recap(output: str) -> dict[str, dict[str, int]]:
@@ -85,12 +82,12 @@ def test_check_mode_shows_diffs_then_push_then_second_run_changes_nothing(fleet,
     lab = lab_copy_of_prod(tmp_path, fleet, reject={})
     before = configs(fleet, lab)
 
-    checked = run_playbook(lab, "--check", "--diff")
+    checked = push(lab, "--check", "--diff")
     assert checked.returncode == 0, checked.stdout[-3000:] + checked.stderr[-2000:]
     assert "+++ leaf01 intended" in checked.stdout and "+++ spine01 intended" in checked.stdout
     assert configs(fleet, lab) == before
 
-    pushed = run_playbook(lab)
+    pushed = push(lab)
     assert pushed.returncode == 0, pushed.stdout[-3000:] + pushed.stderr[-2000:]
     counts = recap(pushed.stdout)
     assert sorted(counts) == sorted(lab["sims"])
@@ -99,7 +96,7 @@ def test_check_mode_shows_diffs_then_push_then_second_run_changes_nothing(fleet,
     assert all(after[name] != before[name] for name in after)
     assert PASSWORD not in pushed.stdout + pushed.stderr
 
-    again = run_playbook(lab)
+    again = push(lab)
     assert again.returncode == 0, again.stdout[-3000:]
     assert all(c["changed"] == 0 for c in recap(again.stdout).values()), recap(again.stdout)
     assert configs(fleet, lab) == after
@@ -109,7 +106,7 @@ def test_failure_in_first_batch_stops_the_rollout(fleet, tmp_path):
     # leaf01 rejects its first queuing line; 25 % of 8 leaves = batches of 2: leaf01+leaf02 first.
     lab = lab_copy_of_prod(tmp_path, fleet, reject={"leaf01": r"^policy-map type queuing"})
     before = configs(fleet, lab)
-    result = run_playbook(lab)
+    result = push(lab)
     assert result.returncode != 0
     assert "rejected" in result.stdout
     after = configs(fleet, lab)

@@ -3,35 +3,18 @@ with --diff shows the change and writes nothing."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import FIXTURES_DIR, REPO_ROOT
+from tests.conftest import FIXTURES_DIR
+from tests.playbook import run_playbook
 
-BIN = Path(sys.executable).parent
 INVENTORY = FIXTURES_DIR / "render" / "nxos_mixed_speeds" / "hosts.yml"
 
 
 def _render(out_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1"}
-    return subprocess.run(
-        [
-            str(BIN / "ansible-playbook"),
-            "playbooks/render.yml",
-            "-i",
-            str(INVENTORY),
-            "-e",
-            f"render_out_dir={out_dir}",
-            *args,
-        ],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    return run_playbook(
+        "playbooks/render.yml", "-i", str(INVENTORY), "-e", f"render_out_dir={out_dir}", *args
     )
 
 
