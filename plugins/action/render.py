@@ -18,8 +18,12 @@ from gpunet.model.plain import to_plain
 from gpunet.model.role_vars import role_variables
 from gpunet.render import render_fabric, write_intended
 from gpunet.render.intended import WriteReport
+from gpunet.render.manifest import RenderFolderError
 
-ARGUMENTS = {"out_dir": {"type": "path", "required": False}}
+ARGUMENTS = {
+    "out_dir": {"type": "path", "required": False},
+    "force": {"type": "bool", "required": False, "default": False},
+}
 
 
 class ActionModule(ActionBase):
@@ -45,7 +49,13 @@ class ActionModule(ActionBase):
         # Default: intended/<fabric> in the project root, the parent of the playbooks/ folder.
         default_out = Path(self._loader.get_basedir()).parent / "intended" / fabric.name
         out_dir = Path(arguments["out_dir"] or default_out)
-        report = write_intended(render_fabric(fabric), out_dir, check=bool(self._task.check_mode))
+        try:
+            report = write_intended(
+                render_fabric(fabric), out_dir, check=bool(self._task.check_mode), force=arguments["force"]
+            )
+        except RenderFolderError as error:
+            result.update(failed=True, changed=False, msg=str(error))
+            return result
         result.update(_result(report, check=bool(self._task.check_mode)))
         if self._task.diff and not report.up_to_date:
             result["diff"] = [
@@ -79,6 +89,8 @@ def _result(report: WriteReport, *, check: bool) -> dict[str, Any]:
         "updated": report.changed,
         "removed": report.extra,
         "unchanged": len(report.unchanged),
+        "kept_edited": report.edited,
+        "left_alone": report.foreign,
         "msg": f"{report.out_dir}: {written} file(s) {would}written, {len(report.extra)} {would}removed, "
         f"{len(report.unchanged)} unchanged"
         if changed
