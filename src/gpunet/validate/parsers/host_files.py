@@ -36,9 +36,9 @@ def parse_nccl_conf(text: str) -> dict[str, Any]:
 def parse_traffic_class(text: str) -> dict[str, Any]:
     """/sys/class/infiniband/<dev>/tc/1/traffic_class: newer kernels print `Global tclass=106`."""
     lines = [line.strip() for line in content_lines(text) if line.strip()]
-    if len(lines) == 1 and (match := _TRAFFIC_CLASS.match(lines[0])):
-        if int(match["value"]) <= TRAFFIC_CLASS_MAX:
-            return {"traffic_class": int(match["value"])}
+    match = _TRAFFIC_CLASS.match(lines[0]) if len(lines) == 1 else None
+    if match and int(match["value"]) <= TRAFFIC_CLASS_MAX:
+        return {"traffic_class": int(match["value"])}
     shown = lines[0][:60] if lines else ""
     raise ParseError(
         f"not a traffic_class file: expected one line 'Global tclass=N' or 'N' with N 0..255, got {shown!r}"
