@@ -213,6 +213,10 @@ def check_skeleton(skeleton: InventorySkeleton) -> list[Problem]:
 
 def write_skeleton(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
     """Write hosts.yml, group_vars and one host_vars file per device; refuse a non-empty folder."""
+    if directory.exists() and not directory.is_dir():
+        raise PlanInputError(
+            [Problem(str(directory), "is not a folder", expected="a new folder for the inventory")]
+        )
     if directory.exists() and any(directory.iterdir()):
         raise PlanInputError(
             [
@@ -223,6 +227,15 @@ def write_skeleton(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
                 )
             ]
         )
+    try:
+        return _write_files(skeleton, directory)
+    except OSError as error:
+        raise PlanInputError(
+            [Problem(str(directory), f"cannot be written ({error.strerror or error})", expected="a new folder")]
+        ) from None
+
+
+def _write_files(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
     written = [
         _write(directory / "hosts.yml", _hosts_document(skeleton), "Planned by `gpunet plan`: groups."),
         _write(
