@@ -231,7 +231,7 @@ def write_skeleton(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
         return _write_files(skeleton, directory)
     except OSError as error:
         raise PlanInputError(
-            [Problem(str(directory), f"cannot be written ({error.strerror or error})", expected="a new folder")]
+            [Problem(str(directory), f"cannot be written ({error.strerror or error})", None, "a new folder")]
         ) from None
 
 
