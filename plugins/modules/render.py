@@ -14,6 +14,8 @@ description:
   - Fails, writing nothing, when I(out_dir) is not a folder, or holds files gpunet did not write
     and no manifest (unless I(force)).
   - Fails, writing nothing, when the inventory check finds problems.
+  - Needs no vault password: rendering reads no secret. Without one, vault-encrypted variable
+    files are left unread (as C(gpunet render) does) and listed in C(skipped_vault_files).
   - Runs on the controller and never connects to a host. In check mode nothing is written and
     C(changed) says whether something would be; with C(--diff) each changed file is shown.
   - The format of the rendered files is described in docs/switch-rendering.md.
@@ -76,6 +78,11 @@ unchanged:
 kept_edited:
   description: Files gpunet wrote for switches no longer in the inventory, edited since, so kept.
   returned: success
+  type: list
+  elements: str
+skipped_vault_files:
+  description: Vault-encrypted files not read because no vault password was given.
+  returned: when there were such files
   type: list
   elements: str
 left_alone:
