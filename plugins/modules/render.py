@@ -14,7 +14,7 @@ description:
   - Fails, writing nothing, when I(out_dir) is not a folder, or holds files gpunet did not write
     and no manifest (unless I(force)).
   - Fails, writing nothing, when the inventory check finds problems.
-  - Needs no vault password: rendering reads no secret. Without one, vault-encrypted variable
+  - Needs no vault password, since rendering reads no secret. Without one, vault-encrypted variable
     files are left unread (as C(gpunet render) does) and listed in C(skipped_vault_files).
   - Runs on the controller and never connects to a host. In check mode nothing is written and
     C(changed) says whether something would be; with C(--diff) each changed file is shown.
