@@ -7,7 +7,7 @@ from ipaddress import ip_interface, ip_network
 
 import pytest
 
-from gpunet.plan.designs import recommend
+from gpunet.plan.designs import compare, recommend
 from gpunet.plan.fattree import build_topology
 from gpunet.plan.inventory import InventoryOptions, build_skeleton, check_skeleton
 from gpunet.plan.request import PlanInputError, build_request
@@ -73,3 +73,10 @@ def test_an_operator_pool_too_small_for_full_leaves_is_sized_for_cabled_nics() -
     addresses = [nic["ip"] for own in skeleton.hostvars.values() for nic in own.get("gpunet_nics", [])]
     # 8 leaves x /26 (32 downlinks) would need 512 addresses; 9 NICs + 3 per leaf fit a /28
     assert {ip_interface(a).network.prefixlen for a in addresses} == {28}
+
+
+def test_compare_puts_the_single_switch_first_only_where_it_fits() -> None:
+    small = compare(build_request({"gpus": 16}))
+    assert [c.name for c in small][:2] == ["single switch", "2-tier rail-optimised"]
+    assert small[0].summary is not None and small[0].summary.switches == 1
+    assert "single switch" not in [c.name for c in compare(build_request({"gpus": 256}))]
