@@ -59,6 +59,15 @@ CASES = [
         ".gpunet-render.json; choose an empty or new folder, or pass --force to write beside them",
     ),
     (
+        "render --out under a file",
+        "gpunet",
+        ["render", "-i", "{inv}", "--out", "README.md/intended"],
+        None,
+        2,
+        "gpunet render: README.md/intended: cannot write (Not a directory); 0 file(s) written or removed "
+        "before",
+    ),
+    (
         "plan --write-inventory onto a file",
         "gpunet",
         ["plan", "--gpus", "8", "--write-inventory", "README.md"],
