@@ -5,6 +5,7 @@ failed, 3 a check could not run, 2 usage or inventory error, 1 internal error.""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.output and (problem := _output_problem(Path(args.output))):
+        return _usage_error(f"--output {args.output}: {problem}")  # before collecting for minutes
     try:
         catalog = load_catalog(Path(args.checks) if args.checks else None)
     except CatalogError as error:
@@ -77,7 +80,10 @@ def _run(args: argparse.Namespace) -> int:
         return _usage_error(str(error))
     report = render(verdict, args.format)
     if args.output:
-        Path(args.output).write_text(report)
+        try:
+            Path(args.output).write_text(report)
+        except OSError as error:
+            return _usage_error(f"--output {args.output}: cannot write ({error.strerror or error})")
         print(f"gpunet-validate: wrote {args.format} report to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(report)
@@ -107,6 +113,18 @@ def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
     if rc != 0:
         print(f"gpunet-validate: verify playbook exited {rc}; judging what was collected", file=sys.stderr)
     return folder
+
+
+def _output_problem(path: Path) -> str | None:
+    """Why the report could not be written to `path`, or None."""
+    if path.is_dir():
+        return "is a folder; give a file name"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"its folder {folder} {'is not a folder' if folder.exists() else 'does not exist'}"
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        return "is not writable"
+    return None
 
 
 def _usage_error(message: str) -> int:
