@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from gpunet.design import design_switch
 from gpunet.model.build import RawInventory, build_fabric
 from gpunet.model.fabric import Fabric
+from gpunet.platforms import get_platform
 from gpunet.render import render_switch, write_intended
 
 RAILS = 8
@@ -98,10 +99,12 @@ def synthetic_inventory(hosts: int, leaves: int, spines: int) -> RawInventory:
             )
     for index, name in enumerate(leaf_names + spine_names):
         is_leaf = name in leaf_ports
+        platform = leaf_platform[name] if is_leaf else spine_platform[name]
         hostvars[name] = {
             "gpunet_fabric": fabric,
             "ansible_host": f"172.31.{index // 250}.{index % 250 + 1}",
-            "gpunet_platform": leaf_platform[name] if is_leaf else spine_platform[name],
+            "gpunet_platform": platform,
+            "gpunet_switch_model": get_platform(platform).example_model,
             "gpunet_role": "leaf" if is_leaf else "spine",
             "gpunet_ports": leaf_ports[name] if is_leaf else spine_ports[name],
         }

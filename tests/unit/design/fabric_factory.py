@@ -9,6 +9,7 @@ from typing import Any
 
 from gpunet.model.build import RawInventory, build_fabric
 from gpunet.model.fabric import Fabric
+from gpunet.platforms import get_platform
 
 LEAF = "leaf01"
 HOST = "gpu01"
@@ -51,6 +52,7 @@ def one_leaf_fabric(
         "gpunet_fabric": fabric,
         "ansible_host": "192.0.2.11",
         "gpunet_platform": platform,
+        "gpunet_switch_model": get_platform(platform).example_model,
         "gpunet_role": "leaf",
         "gpunet_ports": switch_ports,
     }
