@@ -11,6 +11,8 @@ from gpunet.design.platforms.base import DesignContext, PlatformDesign
 # The stock config_db (buffers_config.j2) holds BUFFER_PG|<port>|3-4 and BUFFER_QUEUE|<port>|3-4.
 STOCK_LOSSLESS_RANGE = (3, 4)
 STOCK_EGRESS_LOSSLESS_PROFILE = "egress_lossless_profile"
+# DEVICE_METADATA|localhost.buffer_model the rendered profiles are for (the other is "dynamic").
+BUFFER_MODEL = "traditional"
 
 
 class SonicDesign(PlatformDesign):
@@ -43,6 +45,8 @@ class SonicDesign(PlatformDesign):
         # replaced and no two entries overlap; elsewhere a key of its own.
         key = f"{low}-{high}" if low <= priority <= high else str(priority)
         return {
+            # gpunet renders for the traditional model only; the push must find the switch in it.
+            "buffer_model": BUFFER_MODEL,
             "buffer_semantics": semantics,
             "profiles": [profiles[name] for name in sorted(profiles)],
             "lossless_pg_key": key,
