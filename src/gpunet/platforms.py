@@ -86,7 +86,7 @@ PLATFORMS: dict[str, Platform] = {
             "junos",
             "commit_confirmed",
             r"(et|xe|ge)-[0-9]+/[0-9]+/(?P<panel>[0-9]+)(:[0-9]+)?",
-            "et-<fpc>/<pic>/<port>[:<channel>], e.g. et-0/0/0",
+            "et-<fpc>/<pic>/<port>, e.g. et-0/0/0 (no :<channel>: inventory port names cannot hold a colon)",
             first_panel_port=0,
             example_model="QFX5240-64OD",
         ),
