@@ -99,7 +99,7 @@ WRONG_LINES = [
     ),
     (
         COS + "congestion-notification-profile cnp-3m input dscp code-point 01101 pfc",
-        "does not match name's junos:posix-pattern '^([01]{6})$'",
+        "'01101' breaks name's junos:posix-pattern '^([01]{6})$'",
     ),
     (
         COS + "congestion-notification-profile cnp-3m output ieee-802.1 code-point 011 flow-control-queue 9",
@@ -108,6 +108,10 @@ WRONG_LINES = [
     ("set interfaces et-0/0/0 mtu big", "not a valid mtu"),
     ("set interfaces et-0/0/0 speed 7g", 'Invalid enumeration value "7g"'),
     (COS + "interfaces et-0/0/0 scheduler-map", "scheduler-map needs a value"),
+    (
+        COS + "routing-instances __internal__ classifiers exp default",
+        "'__internal__' breaks name's junos:posix-pattern '!^(([*]{1,})|(__.*__)|(.{129,}))$'",
+    ),
     ("delete interfaces et-0/0/0", "not a `set` line"),
 ]
 
