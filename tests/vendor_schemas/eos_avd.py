@@ -7,9 +7,9 @@ python-avd/pyavd, docs https://avd.arista.com/stable/roles/eos_cli_config_gen/do
 rendered with pyavd.get_device_config, and both texts are reduced to sets of statements.
 
 The translation carries two EOS rules of its own, each a vendor fact:
-- the egress queue keyword follows the ASIC family: `uc-tx-queue` on Strata (7050X/7060X/7260X/7300X/
-  7358X/7368X/7388X), `tx-queue` on Sand (7280R/7500R/7800R); AVD has both keys (uc_tx_queues,
-  tx_queues). gpunet.hardware's `eos_queue_keyword` decides where present.
+- the egress queue keyword follows the ASIC family: `uc-tx-queue` on Strata, `tx-queue` on Sand,
+  as the model table (gpunet.hardware `eos_queue_keyword`, sourced per row) says; AVD has both keys
+  (uc_tx_queues, tx_queues).
 - a queue that marks ECN also counts its marks (`random-detect ecn count`), so marking can be
   verified from counters (issue 11, section 2; AVD random_detect.ecn.count).
 """
@@ -20,47 +20,17 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from tests.vendor_schemas.corpus import RenderedConfig
-
-STRATA_SERIES = ("7050", "7060", "7260", "7300", "7358", "7368", "7388")
-SAND_SERIES = ("7280", "7500", "7800")
-
-# The model of the EOS switches whose inventory predates the per-switch model key
-# (gpunet_switch_model, branch i11-switch), as that branch names them.
-MODEL_BEFORE_THE_MODEL_KEY = {
-    "intended/prod/leaf03": "7060X6-64PE",
-    "intended/prod/leaf04": "7060X6-64PE",
-    "intended/prod/spine01": "7800R3",
-    "intended/lab/spine01": "7060X6-64PE",
-    "tests/fixtures/render/eos_mtu_clamp_no_watchdog/expected/leaf01": "7800R3",
-}
+from gpunet.hardware import get_model
 
 PROFILE = "GPUNET-ROCE"
 
 
 def queue_keyword_for_model(model: str) -> str:
-    try:
-        from gpunet.hardware import get_model  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        pass
-    else:
-        try:
-            keyword = get_model(model).eos_queue_keyword
-        except ValueError:
-            keyword = None
-        if keyword:
-            return str(keyword)
-    series = re.sub(r"^(DCS-)?", "", model.upper())
-    if series.startswith(STRATA_SERIES):
-        return "uc-tx-queue"
-    if series.startswith(SAND_SERIES):
-        return "tx-queue"
-    raise ValueError(f"no EOS queue keyword known for hardware model {model!r}")
-
-
-def model_of(config: RenderedConfig) -> str:
-    model = str(getattr(config.switch, "model", "") or "")
-    return model or MODEL_BEFORE_THE_MODEL_KEY.get(config.label, "")
+    """`uc-tx-queue` (Strata) or `tx-queue` (Sand), from the model table (gpunet.hardware)."""
+    keyword = get_model(model).eos_queue_keyword
+    if keyword not in ("tx-queue", "uc-tx-queue"):
+        raise ValueError(f"no EOS queue keyword known for hardware model {model!r}")
+    return keyword
 
 
 def avd_structured_config(design: dict[str, Any], queue_keyword: str) -> dict[str, Any]:
