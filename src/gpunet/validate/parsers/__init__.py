@@ -2,7 +2,8 @@
 
 `PARSERS` maps the TOOL names of `gpunet parse TOOL FILE` (and of the artifacts folder's
 `<tool>.txt` files) to their parse function. Every parser raises ParseError with a one-line
-reason for text it cannot read, and ignores stray lines it does not know.
+reason for text it cannot read, and ignores stray lines it does not know. `parse` cleans the text
+first (parsers.clean) and turns any exception of a parser into a ParseError.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from gpunet.validate.parsers.base import ParseError
 from gpunet.validate.parsers.chronyc import parse_chronyc_tracking
+from gpunet.validate.parsers.clean import clean_text, refuse_doubled_capture
 from gpunet.validate.parsers.cumulus import parse_nv_show_qos_roce
 from gpunet.validate.parsers.host_files import (
     parse_lsmod,
@@ -76,12 +78,14 @@ def parse(tool: str, text: str) -> dict[str, Any]:
         parser = PARSERS[tool]
     except KeyError:
         raise ParseError(f"unknown tool {tool!r} (expected one of: {', '.join(sorted(PARSERS))})") from None
+    text = clean_text(text)
     try:
+        refuse_doubled_capture(text)
         return parser(text)
     except ParseError:
         raise
-    except (ValueError, IndexError, KeyError, TypeError) as error:
-        # A parser bug on odd input must still end as a one-line reason, not a traceback.
+    except Exception as error:
+        # A parser bug on odd input must still end as a one-line reason (exit 3), not a traceback.
         raise ParseError(f"cannot parse {tool} output: {type(error).__name__}: {error}") from None
 
 
