@@ -65,6 +65,7 @@ class Catalog:
         self.checks = checks
         self.threshold_overrides = thresholds
         self.source = source
+        self.path = source.removesuffix(": thresholds")
 
     def thresholds(self, base: Thresholds) -> Thresholds:
         merged = {**_as_dict(base), **self.threshold_overrides}

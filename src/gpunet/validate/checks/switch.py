@@ -158,3 +158,9 @@ class LosslessQueueDrops(_SwitchCheck):
 
 def _drops(parsed: dict[str, Any], queue: str) -> dict[str, int]:
     return {row["port"]: row["drop_pkts"] or 0 for row in parsed["queues"] if row["queue"] == queue}
+
+
+# Which platforms' output each switch check reads (for the "not checked" reason of the others).
+SWITCH_CHECK_PLATFORMS: dict[str, tuple[str, ...]] = {
+    check.name: check.platforms for check in (SwitchPfc, SwitchEcn, LosslessQueueDrops)
+}
