@@ -29,7 +29,8 @@ def _duration_latency(t_avg: float) -> Callable[[str], str]:
     def change(text: str) -> str:
         head = text[: text.index(" #bytes")]
         rule = "-" * 87
-        return f"{head} #bytes        #iterations       t_avg[usec]    tps average\n 2  1577611  {t_avg}  262864.28\n{rule}\n"
+        header = " #bytes        #iterations       t_avg[usec]    tps average"
+        return f"{head}{header}\n 2  1577611  {t_avg}  262864.28\n{rule}\n"
 
     return change
 
