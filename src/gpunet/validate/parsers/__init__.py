@@ -29,6 +29,11 @@ from gpunet.validate.parsers.mlnx_qos import parse_mlnx_qos
 from gpunet.validate.parsers.nccl_tests import parse_nccl_tests
 from gpunet.validate.parsers.nvidia_smi import parse_nvidia_smi_query, parse_nvidia_smi_topo
 from gpunet.validate.parsers.perftest import parse_perftest
+from gpunet.validate.parsers.queue_counters import (
+    parse_eos_counters_queue,
+    parse_eos_ecn_counters_queue,
+    parse_junos_interfaces_queue,
+)
 from gpunet.validate.parsers.sonic import (
     parse_show_ecn,
     parse_show_pfc_counters,
@@ -69,6 +74,9 @@ PARSERS: dict[str, Parser] = {
     "nxos-show-interface-pfc": parse_nxos_show_interface_pfc,
     "eos-show-pfc-counters": parse_eos_show_pfc_counters,
     "junos-show-interfaces-extensive": parse_junos_show_interfaces_extensive,
+    "eos-show-interfaces-counters-queue": parse_eos_counters_queue,
+    "eos-show-qos-ecn-counters-queue": parse_eos_ecn_counters_queue,
+    "junos-show-interfaces-queue": parse_junos_interfaces_queue,
 }
 
 
