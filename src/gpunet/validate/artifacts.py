@@ -31,7 +31,15 @@ class Artifacts:
 
     def parsed(self, relative: str, tool: str) -> dict[str, Any]:
         self.last_read = relative
-        return _parse_file(self.root / relative, tool, relative)
+        path = self.root / relative
+        try:
+            status = path.stat()
+            version: tuple[int, int] | None = (status.st_mtime_ns, status.st_size)
+        except OSError:
+            version = None
+        # The file's version is part of the cache key: a file rewritten between two judgements
+        # (a test, a re-collection) is parsed again.
+        return _parse_file(path, tool, relative, version)
 
     def host(self, host: str, tool: str, qualifier: str = "") -> dict[str, Any]:
         name = f"{tool}.{qualifier}" if qualifier else tool
@@ -52,7 +60,7 @@ class Artifacts:
 
 
 @cache
-def _parse_file(path: Path, tool: str, relative: str) -> dict[str, Any]:
+def _parse_file(path: Path, tool: str, relative: str, version: tuple[int, int] | None) -> dict[str, Any]:
     try:
         text = path.read_text(errors="replace")
     except FileNotFoundError:

@@ -19,6 +19,7 @@ from gpunet.validate.checks.host import (
     NtpOffset,
     NvLink,
     RoceGid,
+    RoceGidIndex,
 )
 from gpunet.validate.checks.switch import LosslessQueueDrops, SwitchEcn, SwitchPfc
 from gpunet.validate.checks.traffic import (
@@ -35,6 +36,7 @@ CHECKS: dict[str, type[Check]] = {
     for check in (
         NicPortState,
         RoceGid,
+        RoceGidIndex,
         NicQos,
         GpuCount,
         NvLink,

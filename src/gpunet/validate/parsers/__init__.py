@@ -34,6 +34,7 @@ from gpunet.validate.parsers.queue_counters import (
     parse_eos_ecn_counters_queue,
     parse_junos_interfaces_queue,
 )
+from gpunet.validate.parsers.roce_gids import parse_roce_gids
 from gpunet.validate.parsers.sonic import (
     parse_show_ecn,
     parse_show_pfc_counters,
@@ -64,6 +65,7 @@ PARSERS: dict[str, Parser] = {
     "lspci-acs": parse_lspci_acs,
     "lsmod": parse_lsmod,
     "nft-ruleset": parse_nft_ruleset,
+    "roce-gids": parse_roce_gids,
     # Switch show commands, one per OS command.
     "sonic-show-pfc-counters": parse_show_pfc_counters,
     "sonic-show-pfc-priority": parse_show_pfc_priority,
