@@ -340,3 +340,29 @@ def test_cumulus_unknown_table_is_reported_not_leaked() -> None:
         assert {k: v for k, v in parsed.items() if k != "unknown_tables"} == {
             k: v for k, v in clean.items() if k != "unknown_tables"
         }
+
+
+# SONiC: another table after the one a parser reads ends it; a repeated port is a duplicate.
+_QUEUES = (
+    "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
+    "---------  -----  --------------  ---------------  -----------  ------------\n"
+    "Ethernet0    UC3             100           102400            0             0\n"
+)
+_OTHER = (
+    "     Port    TxQ    Watermark/bytes    Headroom    Shared/bytes    Extra\n"
+    "---------  -----  -----------------  ----------  --------------  -----\n"
+    "Ethernet0    UC3              9999           1               2      3\n"
+)
+
+
+def test_sonic_unknown_table_does_not_leak() -> None:
+    parsed = parse("sonic-show-queue-counters", _QUEUES + "\n" + _OTHER)
+    assert parsed["queues"] == [
+        {"port": "Ethernet0", "queue": "UC3", "counter_pkts": 100, "counter_bytes": 102400, "drop_pkts": 0,
+         "drop_bytes": 0}
+    ]  # fmt: skip
+
+
+def test_sonic_repeated_port_is_a_duplicate() -> None:
+    with pytest.raises(ParseError, match="twice"):
+        parse("sonic-show-queue-counters", _QUEUES + _QUEUES.splitlines(keepends=True)[-1] + "extra line\n")
