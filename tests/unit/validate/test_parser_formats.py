@@ -287,6 +287,7 @@ CA 'mlx5_1'
 \t\tState: Down
 \t\tPhysical state: Disabled
 \t\tRate: 40
+\t\tPort GUID: 0x1
 \t\tLink layer: Ethernet
 """
 
@@ -302,6 +303,13 @@ def test_ibstat_flattened_indentation_yields_the_ports(text: str) -> None:
     assert parse("ibstat", text) == parse("ibstat", text.replace("\n", "\n") if text is IBSTAT else text)
     devices = parse("ibstat", text)["devices"]
     assert all(device["ports"] and device["ports"][0].get("state") for device in devices)
+
+
+def test_ibstat_of_a_release_without_link_layer_parses() -> None:
+    old = "\n".join(line for line in IBSTAT.splitlines() if "Link layer" not in line) + "\n"
+    assert [p["port_guid"] for d in parse("ibstat", old)["devices"] for p in d["ports"]] == ["0x0", "0x1"]
+    with pytest.raises(ParseError, match="Port GUID"):
+        parse("ibstat", old[: old.rindex("\t\tPort GUID")])
 
 
 def test_ibstat_flattened_equals_indented() -> None:

@@ -60,11 +60,16 @@ def parse_ibstat(text: str) -> dict[str, Any]:
 
 
 def _refuse_cut_capture(devices: list[dict[str, Any]]) -> None:
+    # Every ibstat release prints `Port GUID` per port; releases with RoCE support end each port
+    # with `Link layer`. A port missing what its capture's other ports have was cut.
+    ports = [port for device in devices for port in device["ports"]]
+    last_field = "link_layer" if any("link_layer" in port for port in ports) else "port_guid"
     for device in devices:
-        cut = next((p for p in device["ports"] if "link_layer" not in p), None)
+        cut = next((p for p in device["ports"] if last_field not in p or "port_guid" not in p), None)
         if cut is not None:
+            missing = "Link layer" if last_field == "link_layer" and "port_guid" in cut else "Port GUID"
             raise ParseError(
-                f"incomplete ibstat capture: CA '{device['name']}' port {cut['port']} has no 'Link layer'"
+                f"incomplete ibstat capture: CA '{device['name']}' port {cut['port']} has no '{missing}'"
             )
         expected = device.get("port_count")
         if isinstance(expected, int) and len(device["ports"]) < expected:
