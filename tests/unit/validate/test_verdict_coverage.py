@@ -121,3 +121,26 @@ def test_an_unreachable_host_is_one_result(tmp_path: Path, reason: str | None) -
     assert "gpu03 is unreachable" in about_gpu03[0].message
     assert (reason or "nothing was collected") in about_gpu03[0].message
     assert exit_code(results) == 3
+
+
+def test_the_runner_records_why_a_host_was_unreachable(tmp_path: Path) -> None:
+    from gpunet.validate.runner import note_unreachable, write_unreachable
+
+    unreachable: dict[str, str] = {}
+    events = [
+        {"event": "runner_on_ok", "event_data": {"host": "gpu01"}},
+        {
+            "event": "runner_on_unreachable",
+            "event_data": {"host": "gpu03", "res": {"msg": "ssh: No route to host"}},
+        },
+        {"event": "runner_on_unreachable", "event_data": {"host": "gpu03", "res": {"msg": "second"}}},
+    ]
+    for event in events:
+        note_unreachable(event, unreachable)
+    assert unreachable == {"gpu03": "UNREACHABLE: ssh: No route to host"}
+    (tmp_path / "hosts" / "gpu03").mkdir(parents=True)
+    write_unreachable(tmp_path, {**unreachable, "leaf01": "UNREACHABLE: a switch"})
+    assert not (tmp_path / "hosts" / "leaf01").exists()
+    assert (
+        tmp_path / "hosts" / "gpu03" / "collection-error.txt"
+    ).read_text() == "UNREACHABLE: ssh: No route to host\n"
