@@ -17,7 +17,7 @@ from gpunet.validate.judge import judge
 from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
 from gpunet.validate.pairs import MODES, RING
 from gpunet.validate.report import FORMATS, render
-from gpunet.validate.results import EXIT_INTERNAL, EXIT_USAGE, exit_code
+from gpunet.validate.results import EXIT_COULD_NOT_RUN, EXIT_INTERNAL, EXIT_USAGE, Status, exit_code
 from gpunet.validate.runner import run_verify_playbook
 from gpunet.validate.thresholds import Thresholds
 
@@ -33,7 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument(
         "--from-artifacts", metavar="DIR", help="judge an existing artifacts folder; touches nothing"
     )
-    parser.add_argument("--limit", help="only these GPU hosts (comma-separated names)")
+    parser.add_argument(
+        "--limit", help="only these GPU hosts (comma-separated names); with --from-artifacts too"
+    )
     parser.add_argument(
         "--checks", metavar="FILE", help="checks catalog YAML (default: the built-in catalog)"
     )
@@ -68,6 +70,12 @@ def _run(args: argparse.Namespace) -> int:
         catalog = load_catalog(Path(args.checks) if args.checks else None)
     except CatalogError as error:
         return _usage_error(str(error))
+    if not catalog.checks:
+        print(
+            f"gpunet-validate: nothing was checked: the catalog {catalog.path} selects no checks",
+            file=sys.stderr,
+        )
+        return EXIT_COULD_NOT_RUN
     if args.from_artifacts:
         folder = Path(args.from_artifacts)
     else:
@@ -75,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
         if folder is None:
             return EXIT_USAGE
     try:
-        verdict = judge(folder, catalog)
+        verdict = judge(folder, catalog, set(args.limit.split(",")) if args.limit else None)
     except (ManifestError, CatalogError) as error:
         return _usage_error(str(error))
     report = render(verdict, args.format)
@@ -87,6 +95,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"gpunet-validate: wrote {args.format} report to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(report)
+    if not any(result.status != Status.NOT_CHECKED for result in verdict.results):
+        print("gpunet-validate: nothing was checked: no check produced a result", file=sys.stderr)
     return exit_code(verdict.results)
 
 
