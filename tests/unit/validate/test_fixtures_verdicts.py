@@ -54,7 +54,7 @@ def test_suspect_nic_names_its_switch_port() -> None:
     assert "leaf03:Ethernet3/1" in suspect.message
     assert "gpu02, gpu04" in suspect.actual
     single = next(r for r in results if r.check == "fault_localisation" and "<->" in r.target)
-    assert "leaf06:swp1" in single.message and "leaf06:swp2" in single.message
+    assert "leaf06:Ethernet0" in single.message and "leaf06:Ethernet8" in single.message
 
 
 def test_failed_nccl_run_says_why() -> None:
@@ -93,7 +93,7 @@ def test_every_report_format(tmp_path: Path, fixture: str, report_format: str) -
         assert text.startswith("## gpunet-validate") and f"exit code {expected_code}" in text
     else:
         assert "gpunet-validate: fabric prod" in text
-        assert ("\n519 pass, 0 fail" in text) == (fixture == "healthy")
+        assert ("\n550 pass, 0 fail" in text) == (fixture == "healthy")
 
 
 def _problems(fixture: str) -> set[tuple[str, str, Status]]:
