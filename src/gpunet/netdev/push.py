@@ -1,7 +1,8 @@
 """Push one switch's reviewed config (intended/<fabric>/<switch>.cfg) safely.
 
-Order: read running -> diff (staged on the device where the OS diffs itself) -> stop here in
-check mode or when nothing differs -> back up running -> apply (with the OS's confirm timer) ->
+Order: read running -> remediation within gpunet's owned scope (gpunet.netdev.remediation:
+additions and removals in the OS's form) -> stop here in check mode or when nothing differs ->
+back up running -> stage and apply the remediation (with the OS's confirm timer) ->
 confirm over a NEW SSH session -> save. Any failure leaves the previous config: undone at once,
 rolled back from a checkpoint, or rolled back by the OS's own timer.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from gpunet.model.fabric import Switch
 from gpunet.netdev.backup import write_backup
 from gpunet.netdev.errors import DeviceRejectedError, PushError
+from gpunet.netdev.remediation import Remediation, remediate
 from gpunet.netdev.session import open_session
 from gpunet.netdev.strategies import STRATEGIES, CommitStrategy, PushOptions, SessionLost
 from gpunet.platforms import get_platform
@@ -80,29 +82,26 @@ def _run(
     name = switch.name
     try:
         running = strategy.read_running()
-        diff = strategy.plan(intended, running)
-    except DeviceRejectedError:
-        _quietly(strategy.undo)
-        raise
     except SessionLost as lost:
-        _quietly(strategy.recover)
         raise PushError(name, f"{lost} before any change; running config untouched") from None
-    if not diff or check_mode:
-        strategy.discard()
-        message = "no change" if not diff else "check mode: diff only, nothing changed"
-        return PushResult(name, switch.platform, bool(diff), diff, message=message)
+    remediation = plan_remediation(switch, running, intended)
+    diff = remediation.diff()
+    if remediation.in_sync or check_mode:
+        message = "no change" if remediation.in_sync else "check mode: diff only, nothing changed"
+        return PushResult(name, switch.platform, not remediation.in_sync, diff, message=message)
     backup = write_backup(backup_root, name, running)
     try:
-        strategy.apply()
+        strategy.apply(remediation)
     except DeviceRejectedError as error:
         _quietly(strategy.undo)
-        raise PushError(name, f"{error}; previous config restored", "rolled back") from None
+        raise PushError(name, f"{error.reason}; previous config restored", "rolled back") from None
     except SessionLost as lost:
         try:
             strategy.recover()
         except (PushError, SessionLost) as again:
             state = "rolling back by itself" if strategy.self_rollback else "unknown"
-            raise PushError(name, f"{lost}; recovery failed too ({again})", state) from None
+            reason = getattr(again, "reason", again)
+            raise PushError(name, f"{lost}; recovery failed too ({reason})", state) from None
         raise PushError(name, f"{lost}; previous config restored", "rolled back") from None
     try:
         strategy.confirm()
@@ -111,6 +110,14 @@ def _run(
         state = "rolling back by itself" if strategy.self_rollback else "unknown"
         raise PushError(name, f"{lost} after the commit", state) from None
     return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
+
+
+def plan_remediation(switch: Switch, running: str, intended: str) -> Remediation:
+    """The remediation for `switch`; a running config gpunet cannot parse is the switch's error."""
+    try:
+        return remediate(switch.platform, running, intended)
+    except ValueError as error:  # json.JSONDecodeError on SONiC
+        raise DeviceRejectedError(switch.name, f"cannot read the running config: {error}") from None
 
 
 def _quietly(step) -> None:  # type: ignore[no-untyped-def]

@@ -47,8 +47,10 @@ class SimulatedSwitch:
         self._rollback_target: Any = None
         self._saved_mtime = 0
         from gpunet.lab.switchsim.grammar_link import load_grammar
+        from gpunet.netdev.osdata import os_rules
 
         self.grammar = load_grammar(state.platform)
+        self.rules = os_rules(state.platform)  # how the OS stores a statement set again
 
     @property
     def platform(self) -> str:
