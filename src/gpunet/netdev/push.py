@@ -10,12 +10,16 @@ rolled back from a checkpoint, or rolled back by the OS's own timer.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from netmiko import BaseConnection
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.backup import write_backup
 from gpunet.netdev.errors import DeviceRejectedError, PushError
+from gpunet.netdev.jumphost import JumpHost
 from gpunet.netdev.remediation import Remediation, remediate
 from gpunet.netdev.session import open_session
 from gpunet.netdev.strategies import STRATEGIES, CommitStrategy, PushOptions, SessionLost
@@ -41,6 +45,9 @@ class Connection:
     known_hosts: Path | None = None
     username: str | None = None
     timeout_s: float = 15.0
+    key_file: Path | None = None  # SSH private key for the switch login
+    use_agent: bool = False  # offer the SSH agent's keys
+    jump: JumpHost | None = None  # ProxyJump-style bastion
 
     def __repr__(self) -> str:
         return f"Connection(username={self.username!r}, host_key_checking={self.host_key_checking})"
@@ -57,8 +64,19 @@ def push_switch(
 ) -> PushResult:
     """Push `intended` to `switch`; raises PushError (LoginError, UnreachableError, ...) on failure."""
     options = options or PushOptions()
+    connect = connector(switch, connection)
+    strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
+    strategy = strategy_class(switch.name, connect, options)
+    try:
+        return _run(strategy, switch, intended, check_mode=check_mode, backup_root=backup_root)
+    finally:
+        strategy.close()
 
-    def connect():  # type: ignore[no-untyped-def]
+
+def connector(switch: Switch, connection: Connection) -> Callable[[], BaseConnection]:
+    """Opens a new session to `switch` each time it is called (the confirm needs a fresh one)."""
+
+    def connect() -> BaseConnection:
         return open_session(
             switch,
             connection.password,
@@ -66,14 +84,12 @@ def push_switch(
             known_hosts=connection.known_hosts,
             username=connection.username,
             timeout_s=connection.timeout_s,
+            key_file=connection.key_file,
+            use_agent=connection.use_agent,
+            jump=connection.jump,
         )
 
-    strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
-    strategy = strategy_class(switch.name, connect, options)
-    try:
-        return _run(strategy, switch, intended, check_mode=check_mode, backup_root=backup_root)
-    finally:
-        strategy.close()
+    return connect
 
 
 def _run(

@@ -117,6 +117,7 @@ def owned_document(rules: OsRules, running: dict[str, Any], intended: dict[str, 
                 part.setdefault(table, {})[key] = dict(fields)
             elif table in owned_cfg["field_tables"] and key in intended.get(table, {}):
                 wanted = intended[table][key]
-                kept = {f: v for f, v in fields.items() if f in wanted}
+                # CABLE_LENGTH names ports as fields: an owned port's field is gpunet's too.
+                kept = {f: v for f, v in fields.items() if f in wanted or f in ports}
                 part.setdefault(table, {})[key] = kept
     return part
