@@ -28,6 +28,7 @@ class SimOptions:
     no_reconnect: bool = False  # after a config change, new logins hang (a cut management path)
     minute_seconds: float = 60.0  # length of a Junos commit-confirmed "minute" (short in tests)
     page_lines: int = 24  # output is cut here unless the client turned paging off
+    authorized_keys: str | None = None  # OpenSSH authorized_keys text: these keys may log in too
 
 
 class DropSession(Exception):
