@@ -84,7 +84,11 @@ def _indented(rules: OsRules, running: str, intended: str) -> Remediation:
         lines = [child.text] + [
             " " * indent * (node.depth() - 1) + node.text for node in child.all_children_sorted()
         ]
-        (last if child.text.startswith("no ") else first).extend(lines)
+        # Deleting a whole object waits until the lines that unbind it have run.
+        deletes_object = child.text.startswith("no ") and bool(
+            getattr(by_line.get(child.text[3:]), "children", None)
+        )
+        (last if deletes_object else first).extend(lines)
     have = set(config_paths(owned_text, indent))
     want = set(config_paths(intended_text, indent))
     return Remediation(
