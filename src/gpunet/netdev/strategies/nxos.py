@@ -1,8 +1,9 @@
 """NX-OS: checkpoint to a file, the remediation line by line, atomic rollback on any failure, save,
 and the checkpoint file deleted whatever the outcome.
 
-NX-OS keeps at most ten named checkpoints (`checkpoint <name>`; Cisco Nexus 9000 NX-OS System
-Management Configuration Guide, "Configuring Rollback", guidelines and limitations). A file
+NX-OS keeps at most ten named checkpoints (`checkpoint <name>`; Cisco Nexus 3548 NX-OS System
+Management Configuration Guide, "Configuring the Rollback Feature", guidelines; see
+docs/switch-push.md, "Checkpoints"). A file
 checkpoint (`checkpoint file bootflash:<file>`) is not one of the ten, so a switch whose ten are
 taken still gets pushed, and gpunet never deletes an operator's named checkpoint to make room.
 NX-OS has no commit timer: reachability after the change is proved over a new SSH session and,

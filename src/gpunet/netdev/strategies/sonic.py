@@ -2,8 +2,8 @@
 rollback to the checkpoint on failure or lost reachability, `config save -y`, and the checkpoint
 deleted (`config delete-checkpoint`) whatever the outcome.
 
-The Generic Config Updater keeps checkpoints as files and documents no maximum number
-(sonic-utilities Command Reference, "config checkpoint" / "config delete-checkpoint").
+`config delete-checkpoint` as sonic-mgmt's tests/common/gu_utils.py uses it; no maximum number of
+GCU checkpoints is documented, and each push deletes its own.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.showpfc import nxos_pfc
 
 INVALID = "% Invalid command at '^' marker."
-# Cisco Nexus 9000 NX-OS System Management Configuration Guide, "Configuring Rollback": up to ten
-# named checkpoints per switch; `checkpoint file ...` files are not counted.
+# Cisco Nexus 3548 NX-OS System Management Configuration Guide, "Configuring the Rollback Feature":
+# up to ten named checkpoints per switch; `checkpoint file ...` files are not counted.
 MAX_NAMED_CHECKPOINTS = 10
 
 
