@@ -217,6 +217,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
         mgmt_port=int(own.get("ansible_port", 22)),
         ports=tuple(ports),
         mgmt_user=str(own.get("ansible_user", "")),
+        model=own["gpunet_switch_model"],
         buffer=SwitchBuffer(**own.get("gpunet_switch_buffer", {})),
     )
 

@@ -19,6 +19,7 @@ from gpunet.model.check import check_raw
 from gpunet.model.errors import Problem
 from gpunet.plan.fattree import HOST_LEAF, Topology
 from gpunet.plan.request import PlanInputError, PlanRequest, check_platform
+from gpunet.platforms import get_platform
 
 # Documentation ranges (RFC 5737, RFC 3849): never routed, safe in examples.
 MGMT_POOL_V4, MGMT_POOL_V6 = "192.0.2.0/24", "2001:db8:a::/64"
@@ -145,6 +146,7 @@ def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySk
         hostvars[switch.name] = {
             "ansible_host": mgmt_address[switch.name],
             "gpunet_platform": options.platform,
+            "gpunet_switch_model": get_platform(options.platform).example_model,
             "gpunet_role": switch.tier,
             # Every front-panel port, free ones without a peer, so the free capacity stays visible.
             "gpunet_ports": [
