@@ -10,6 +10,7 @@ import pytest
 from gpunet.netdev.remediation import remediate
 
 NXOS_RUNNING = """hostname leaf01
+username admin password 5 $5$NOTREAL$hash role network-admin
 policy-map type network-qos GPUNET-NQ
   class type network-qos c-8q-nq3
     pause pfc-cos 3
@@ -71,20 +72,21 @@ interface Ethernet1/1
    service-profile GPUNET-ROCE"""
 
 CUMULUS_RUNNING = """nv set system hostname leaf05
-nv set qos pfc pfc-400g-3m-9216 switch-priority 3
-nv set qos pfc pfc-400g-3m-9216 cable-length 3
-nv set qos pfc pfc-400g-30m-9216 switch-priority 3
+nv set qos pfc gpunet-pfc-3m switch-priority 3
+nv set qos pfc gpunet-pfc-3m cable-length 3
+nv set qos pfc gpunet-pfc-30m switch-priority 3
 nv set qos pfc operator switch-priority 5
 nv set qos egress-scheduler default-global traffic-class 3 bw-percent 60
 nv set interface swp1 link mtu 9000
 nv set interface swp1 description keep
-nv set interface swp9 qos pfc profile pfc-400g-3m-9216"""
-CUMULUS_INTENDED = """nv set qos pfc pfc-400g-3m-9216 switch-priority 4
-nv set qos pfc pfc-400g-3m-9216 cable-length 3
+nv set interface swp9 qos pfc profile gpunet-pfc-3m"""
+CUMULUS_INTENDED = """nv set qos pfc gpunet-pfc-3m switch-priority 4
+nv set qos pfc gpunet-pfc-3m cable-length 3
 nv set qos egress-scheduler default-global traffic-class 3 bw-percent 70
 nv set interface swp1 link mtu 9216"""
 
 JUNOS_RUNNING = """set system host-name leaf08
+set system root-authentication encrypted-password "$6$NOTREAL"
 set class-of-service forwarding-classes class roce queue-num 3 no-loss pfc-priority 3
 set class-of-service schedulers sch-roce transmit-rate percent 60
 set class-of-service schedulers sch-bulk transmit-rate percent 20
@@ -141,10 +143,10 @@ CASES = {
         CUMULUS_RUNNING,
         CUMULUS_INTENDED,
         [
-            "nv unset qos pfc pfc-400g-3m-9216 switch-priority 3",  # a set of priorities: the old one goes
-            "nv unset qos pfc pfc-400g-30m-9216",  # a whole profile intended/ no longer has
+            "nv unset qos pfc gpunet-pfc-3m switch-priority 3",  # a set of priorities: the old one goes
+            "nv unset qos pfc gpunet-pfc-30m",  # a whole profile intended/ no longer has
             "nv unset interface swp9 qos pfc profile",  # a port the inventory no longer lists
-            "nv set qos pfc pfc-400g-3m-9216 switch-priority 4",
+            "nv set qos pfc gpunet-pfc-3m switch-priority 4",
             "nv set qos egress-scheduler default-global traffic-class 3 bw-percent 70",
             "nv set interface swp1 link mtu 9216",
         ],
@@ -178,7 +180,8 @@ def test_intended_against_itself_is_in_sync(platform):
 def test_foreign_config_never_appears(platform):
     running, intended, _ = CASES[platform]
     text = "\n".join(remediate(platform, running, intended).commands)
-    for foreign in ("hostname", "host-name", "description", "mgmt0", "Management1", "operator", " ops "):
+    foreign_words = ("hostname", "host-name", "description", "mgmt0", "Management1", "operator", " ops ")
+    for foreign in (*foreign_words, "password", "NOTREAL"):  # secrets never reach a diff
         assert foreign not in text
 
 
