@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -25,16 +25,7 @@ class OsRules:
 
     def replace_key(self, line: str) -> str | None:
         """The part of `line` that names the statement, when setting it again replaces its value."""
-        text = line.removeprefix("no ") if self.form == "indented" else line
-        if self.form == "set" and self.data.get("value_is_last_word"):
-            if any(re.match(rf"{pattern}\b", text) for pattern in self.data.get("lists") or []):
-                return None
-            head, _, _ = text.rpartition(" ")
-            return head or None
-        for pattern in self.data.get("replace") or []:
-            if match := re.match(rf"(?:{pattern})(?=\s|$)", text):
-                return match.group(0)
-        return None
+        return _replace_key(self.platform, line)
 
     def shown_negated(self, line: str) -> bool:
         """A `no <statement>` the OS keeps and prints (EOS `no priority` in a tx-queue)."""
@@ -46,3 +37,19 @@ def os_rules(platform: str) -> OsRules:
     text = resources.files("gpunet.netdev.osdata").joinpath(f"{platform}.yml").read_text()
     data = yaml.safe_load(text)
     return OsRules(platform, data["form"], data)
+
+
+@lru_cache(maxsize=1 << 16)
+def _replace_key(platform: str, line: str) -> str | None:
+    # Cached: the simulator asks for every stored line each time a line is set.
+    rules = os_rules(platform)
+    text = line.removeprefix("no ") if rules.form == "indented" else line
+    if rules.form == "set" and rules.data.get("value_is_last_word"):
+        if any(re.match(rf"{pattern}\b", text) for pattern in rules.data.get("lists") or []):
+            return None
+        head, _, _ = text.rpartition(" ")
+        return head or None
+    for pattern in rules.data.get("replace") or []:
+        if match := re.match(rf"(?:{pattern})(?=\s|$)", text):
+            return match.group(0)
+    return None
