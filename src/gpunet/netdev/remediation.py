@@ -16,16 +16,39 @@ the OS's own form and in an order the OS accepts.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from hier_config import Platform, WorkflowRemediation, get_hconfig
+from hier_config import Platform, WorkflowRemediation, get_hconfig, get_hconfig_driver
+from hier_config.models import IdempotentCommandsRule, MatchRule
+from hier_config.platforms.driver_base import HConfigDriverBase
 
 from gpunet.netdev.linediff import config_paths
 from gpunet.netdev.osdata import OsRules, os_rules
 from gpunet.netdev.scope import blocks, object_of, owned_document, owned_indented, owned_set_lines
 
 HIER_PLATFORM = {"nxos": Platform.CISCO_NXOS, "eos": Platform.ARISTA_EOS}
+LITERAL = re.compile(r"[A-Za-z0-9 _-]+")
+MAX_DEPTH = 4  # deepest statement gpunet renders: policy-map > class > statement (3)
+
+
+@cache
+def hier_driver(platform: str) -> HConfigDriverBase:
+    """hier_config's driver, told which statements replace their value (osdata `replace`), so a
+    new value is sent as is, without first negating the old one (no moment without it on NX-OS,
+    which applies line by line). Only literal keys: a rule cannot say "same captured value"."""
+    rules = os_rules(platform)
+    driver = get_hconfig_driver(HIER_PLATFORM[platform])
+    for key in rules.data.get("replace") or []:
+        if not LITERAL.fullmatch(key) or key in (rules.data.get("shown_negated") or []):
+            continue
+        for depth in range(1, MAX_DEPTH + 1):
+            parents = tuple(MatchRule(re_search=".") for _ in range(depth - 1))
+            rule = IdempotentCommandsRule(match_rules=(*parents, MatchRule(startswith=f"{key} ")))
+            driver.rules.idempotent_commands.append(rule)
+    return driver
 
 
 @dataclass
@@ -68,7 +91,7 @@ def _indented(rules: OsRules, running: str, intended: str) -> Remediation:
     intended_text = "\n".join(
         line for b in blocks(intended) for line in [b.line, *b.children]
     )  # comments and `!` dropped
-    hier = HIER_PLATFORM[rules.platform]
+    hier = hier_driver(rules.platform)
     remediation = WorkflowRemediation(get_hconfig(hier, owned_text), get_hconfig(hier, intended_text))
     by_line = {b.line: b for b in owned}
     first: list[str] = []

@@ -116,11 +116,10 @@ CASES = {
             "  class type queuing c-out-8q-q4",
             "    bandwidth remaining percent 60",
             "system qos",
-            "  no service-policy type queuing output GPUNET-QUEUING-OLD",
-            "  service-policy type queuing output GPUNET-QUEUING-OUT",
+            "  service-policy type queuing output GPUNET-QUEUING-OUT",  # replaces the old binding
             "interface Ethernet1/1",
             "  mtu 9216",
-            # Deleting a policy comes after the line that unbinds it.
+            # Deleting a policy comes after the line that rebinds system qos away from it.
             "no policy-map type queuing GPUNET-QUEUING-OLD",
         ],
     ),
