@@ -160,7 +160,7 @@ class JunosSchema:
             return f"{value!r} is not a valid {child.name}: {error}"
         for pattern in child.patterns:
             if not pattern.accepts(value):
-                return f"{value!r} does not match {child.name}'s junos:posix-pattern {pattern.text!r}"
+                return f"{value!r} breaks {child.name}'s junos:posix-pattern {pattern.text!r}"
         return None
 
     def judge(self, line: str) -> str | None:

@@ -7,6 +7,7 @@ that already failed the schema; rules do not report references to them a second 
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Callable
 from ipaddress import ip_network
 
@@ -467,6 +468,37 @@ def _switch_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
     return problems
 
 
+def leaf_rails(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """A rail leaf (each host puts one NIC on it) carries one rail; a NIC on another rail is never
+    paired for perftest. Top-of-rack leaves, where a host puts several NICs, carry every rail."""
+    nics_by_leaf: dict[str, list[tuple[str, int, int]]] = {}
+    for host in fabric.hosts.values():
+        for index, nic in enumerate(host.nics):
+            if nic.switch not in broken:
+                nics_by_leaf.setdefault(nic.switch, []).append((host.name, index, nic.rail))
+    problems = []
+    for leaf, attached in nics_by_leaf.items():
+        hosts = [host for host, _, _ in attached]
+        if len(set(hosts)) != len(hosts):
+            continue  # top-of-rack
+        rails = Counter(rail for _, _, rail in attached)
+        if len(rails) < 2:
+            continue
+        leaf_rail = rails.most_common(1)[0][0]  # ties: the rail of the first host in the inventory
+        for host, index, rail in attached:
+            if rail != leaf_rail:
+                problems.append(
+                    Problem(
+                        f"{host}.gpunet_nics[{index}].rail",
+                        f"differs from the rail of the other NICs on {leaf}: fix the rail, or cable "
+                        "the NIC to its rail's leaf",
+                        rail,
+                        leaf_rail,
+                    )
+                )
+    return problems
+
+
 def switch_models(fabric: Fabric, broken: set[str]) -> list[Problem]:
     """Every switch names a hardware model gpunet knows, and one that runs its platform."""
     problems = []
@@ -568,6 +600,7 @@ RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     unique_names,
     nic_cabling,
     port_peers,
+    leaf_rails,
     switch_models,
     switch_port_names,
     switch_port_capacity,

@@ -10,6 +10,7 @@ from gpunet.validate.report.grouping import by_group, summary_line
 from gpunet.validate.results import Status
 
 _STYLE = {Status.PASS: "green", Status.FAIL: "bold red", Status.ERROR: "yellow", Status.SKIPPED: "dim"}
+_STYLE[Status.NOT_CHECKED] = "magenta"
 
 
 def render_table(verdict: Verdict, width: int = 160, color: bool = False) -> str:
