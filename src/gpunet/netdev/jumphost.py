@@ -55,6 +55,8 @@ def open_channel(
     timeout_s: float,
 ) -> tuple[paramiko.SSHClient, paramiko.Channel]:
     """A client logged in to the jump host and a channel from it to `target`."""
+    if jump.key_file is not None and not jump.key_file.is_file():
+        raise LoginError(switch, f"SSH key file {jump.key_file} of jump host {jump} does not exist")
     client = paramiko.SSHClient()
     if host_key_checking and known_hosts is not None:
         client.load_host_keys(str(known_hosts))

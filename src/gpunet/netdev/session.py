@@ -45,6 +45,8 @@ def open_session(
             f"host key checking is on but the known_hosts file {known_hosts} does not exist "
             "(add the switch's key, or set gpunet_ssh_host_key_checking: false)",
         )
+    if key_file is not None and not key_file.is_file():
+        raise LoginError(switch.name, f"SSH key file {key_file} does not exist (gpunet_ssh_key_file)")
     params = {
         "device_type": get_platform(switch.platform).netmiko_device_type,
         "host": switch.mgmt_address,
@@ -56,7 +58,7 @@ def open_session(
         "alt_host_keys": host_key_checking,
         "alt_key_file": str(known_hosts) if known_hosts else "",
         "allow_agent": use_agent,
-        "use_keys": key_file is not None or use_agent,
+        "use_keys": key_file is not None,  # the agent needs allow_agent only
         "key_file": str(key_file) if key_file else None,
         "ssh_config_file": None,
         "conn_timeout": timeout_s,

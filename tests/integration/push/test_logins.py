@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shutil
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -139,3 +142,57 @@ def test_jump_spec_parses_like_proxyjump(spec, expected):
 def test_bad_jump_spec_is_named():
     with pytest.raises(ValueError, match="'a b'"):
         JumpHost.parse("a b")
+
+
+@pytest.fixture
+def ssh_agent(keys, tmp_path, monkeypatch) -> Iterator[None]:
+    """An ssh-agent of this test's own (socket in tmp_path) holding the switch key."""
+    agent, add = shutil.which("ssh-agent"), shutil.which("ssh-add")
+    if agent is None or add is None:
+        pytest.skip("ssh-agent/ssh-add not installed (openssh-client)")
+    socket_path = tmp_path / "agent.sock"
+    process = subprocess.Popen([agent, "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if socket_path.exists():
+                break
+            time.sleep(0.02)
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))
+        subprocess.run([add, str(keys.switch_key)], check=True, capture_output=True)
+        yield
+    finally:
+        process.terminate()
+        process.wait(5)
+
+
+def test_agent_login_without_key_file_or_password(start, keys, backups, ssh_agent):
+    target = start("cumulus", authorized_keys=keys.switch_public)
+    agent_only = key_connection(keys, key_file=None, use_agent=True)
+    result = push_switch(
+        target.switch, target.intended, agent_only, check_mode=False, backup_root=backups, options=OPTIONS
+    )
+    assert result.changed
+
+
+def test_without_agent_or_key_the_key_only_switch_refuses(start, keys, backups, monkeypatch):
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)
+    target = start("cumulus", authorized_keys=keys.switch_public)
+    with pytest.raises(LoginError):
+        push_switch(
+            target.switch, target.intended, key_connection(keys, key_file=None), check_mode=False,
+            backup_root=backups, options=OPTIONS,
+        )  # fmt: skip
+
+
+def test_missing_key_file_is_a_clear_login_error(start, keys, backups, tmp_path):
+    target = start("nxos", authorized_keys=keys.switch_public)
+    missing = tmp_path / "no-such-key"
+    for connection in (
+        key_connection(keys, key_file=missing),
+        key_connection(keys, jump=JumpHost("127.0.0.1", 22, "ops", missing, use_agent=False)),
+    ):
+        with pytest.raises(LoginError, match=f"{missing} .*does not exist"):
+            push_switch(
+                target.switch, target.intended, connection, check_mode=False, backup_root=backups,
+                options=OPTIONS,
+            )  # fmt: skip
