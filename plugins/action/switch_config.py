@@ -1,8 +1,9 @@
 """gpunet.fabric.switch_config: push one switch's reviewed config (intended/<fabric>/<switch>.cfg) safely.
 
 Runs on the controller and calls gpunet.netdev.push; the switch's connection variables come from
-the play (ansible_host, ansible_port, ansible_user, ansible_password). The password is read from
-hostvars, never taken as a task argument, so it cannot reach the task's logged arguments.
+the play (ansible_host, ansible_port, ansible_user, ansible_password, and the SSH key, agent and
+jump host variables of gpunet.netdev.logins). Secrets are read from hostvars, never taken as task
+arguments, so they cannot reach the task's logged arguments.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action import ActionBase
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
-from gpunet.netdev.push import Connection, push_switch
+from gpunet.netdev.logins import LOGIN_VARS, connection_from_vars
+from gpunet.netdev.push import push_switch
 from gpunet.netdev.strategies import PushOptions
 from gpunet.platforms import UnknownPlatformError, get_platform
 
@@ -62,12 +63,15 @@ class ActionModule(ActionBase):
             mgmt_user=str(var("ansible_user", "")),
         )
         known_hosts = args.get("known_hosts")
-        connection = Connection(
-            password=str(var("ansible_password", "")),
-            host_key_checking=boolean(var("gpunet_ssh_host_key_checking", True), strict=False),
-            known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
-            timeout_s=float(args.get("connect_timeout_s", DEFAULTS["connect_timeout_s"])),
-        )
+        try:
+            connection = connection_from_vars(
+                {key: task_vars[key] for key in LOGIN_VARS if key in task_vars},
+                known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
+                timeout_s=float(args.get("connect_timeout_s", DEFAULTS["connect_timeout_s"])),
+                template=self._templar.template,
+            )
+        except ValueError as error:
+            return {**result, "failed": True, "msg": f"{name}.{error}"}
         options = PushOptions(
             confirm_timeout_s=int(args.get("confirm_timeout_s", DEFAULTS["confirm_timeout_s"])),
             command_timeout_s=float(args.get("command_timeout_s", DEFAULTS["command_timeout_s"])),

@@ -9,6 +9,7 @@ class PushError(Exception):
     def __init__(self, switch: str, message: str, config_state: str = "unchanged") -> None:
         super().__init__(f"{switch}: {message}")
         self.switch = switch
+        self.reason = message  # without the switch's name, for wrapping into another error
         self.config_state = config_state  # unchanged | rolled back | rolling back by itself | unknown
 
 

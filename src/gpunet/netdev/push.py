@@ -1,7 +1,8 @@
 """Push one switch's reviewed config (intended/<fabric>/<switch>.cfg) safely.
 
-Order: read running -> diff (staged on the device where the OS diffs itself) -> stop here in
-check mode or when nothing differs -> back up running -> apply (with the OS's confirm timer) ->
+Order: read running -> remediation within gpunet's owned scope (gpunet.netdev.remediation:
+additions and removals in the OS's form) -> stop here in check mode or when nothing differs ->
+back up running -> stage and apply the remediation (with the OS's confirm timer) ->
 confirm over a NEW SSH session -> save. Any failure leaves the previous config: undone at once,
 rolled back from a checkpoint, or rolled back by the OS's own timer.
 """
@@ -9,12 +10,17 @@ rolled back from a checkpoint, or rolled back by the OS's own timer.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from netmiko import BaseConnection
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.backup import write_backup
 from gpunet.netdev.errors import DeviceRejectedError, PushError
+from gpunet.netdev.jumphost import JumpHost
+from gpunet.netdev.remediation import Remediation, remediate
 from gpunet.netdev.session import open_session
 from gpunet.netdev.strategies import STRATEGIES, CommitStrategy, PushOptions, SessionLost
 from gpunet.platforms import get_platform
@@ -39,6 +45,9 @@ class Connection:
     known_hosts: Path | None = None
     username: str | None = None
     timeout_s: float = 15.0
+    key_file: Path | None = None  # SSH private key for the switch login
+    use_agent: bool = False  # offer the SSH agent's keys
+    jump: JumpHost | None = None  # ProxyJump-style bastion
 
     def __repr__(self) -> str:
         return f"Connection(username={self.username!r}, host_key_checking={self.host_key_checking})"
@@ -55,17 +64,7 @@ def push_switch(
 ) -> PushResult:
     """Push `intended` to `switch`; raises PushError (LoginError, UnreachableError, ...) on failure."""
     options = options or PushOptions()
-
-    def connect():  # type: ignore[no-untyped-def]
-        return open_session(
-            switch,
-            connection.password,
-            host_key_checking=connection.host_key_checking,
-            known_hosts=connection.known_hosts,
-            username=connection.username,
-            timeout_s=connection.timeout_s,
-        )
-
+    connect = connector(switch, connection)
     strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
     strategy = strategy_class(switch.name, connect, options)
     try:
@@ -74,35 +73,51 @@ def push_switch(
         strategy.close()
 
 
+def connector(switch: Switch, connection: Connection) -> Callable[[], BaseConnection]:
+    """Opens a new session to `switch` each time it is called (the confirm needs a fresh one)."""
+
+    def connect() -> BaseConnection:
+        return open_session(
+            switch,
+            connection.password,
+            host_key_checking=connection.host_key_checking,
+            known_hosts=connection.known_hosts,
+            username=connection.username,
+            timeout_s=connection.timeout_s,
+            key_file=connection.key_file,
+            use_agent=connection.use_agent,
+            jump=connection.jump,
+        )
+
+    return connect
+
+
 def _run(
     strategy: CommitStrategy, switch: Switch, intended: str, *, check_mode: bool, backup_root: Path
 ) -> PushResult:
     name = switch.name
     try:
         running = strategy.read_running()
-        diff = strategy.plan(intended, running)
-    except DeviceRejectedError:
-        _quietly(strategy.undo)
-        raise
     except SessionLost as lost:
-        _quietly(strategy.recover)
         raise PushError(name, f"{lost} before any change; running config untouched") from None
-    if not diff or check_mode:
-        strategy.discard()
-        message = "no change" if not diff else "check mode: diff only, nothing changed"
-        return PushResult(name, switch.platform, bool(diff), diff, message=message)
+    remediation = plan_remediation(switch, running, intended)
+    diff = remediation.diff()
+    if remediation.in_sync or check_mode:
+        message = "no change" if remediation.in_sync else "check mode: diff only, nothing changed"
+        return PushResult(name, switch.platform, not remediation.in_sync, diff, message=message)
     backup = write_backup(backup_root, name, running)
     try:
-        strategy.apply()
+        strategy.apply(remediation)
     except DeviceRejectedError as error:
         _quietly(strategy.undo)
-        raise PushError(name, f"{error}; previous config restored", "rolled back") from None
+        raise PushError(name, f"{error.reason}; previous config restored", "rolled back") from None
     except SessionLost as lost:
         try:
             strategy.recover()
         except (PushError, SessionLost) as again:
             state = "rolling back by itself" if strategy.self_rollback else "unknown"
-            raise PushError(name, f"{lost}; recovery failed too ({again})", state) from None
+            reason = getattr(again, "reason", again)
+            raise PushError(name, f"{lost}; recovery failed too ({reason})", state) from None
         raise PushError(name, f"{lost}; previous config restored", "rolled back") from None
     try:
         strategy.confirm()
@@ -111,6 +126,14 @@ def _run(
         state = "rolling back by itself" if strategy.self_rollback else "unknown"
         raise PushError(name, f"{lost} after the commit", state) from None
     return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
+
+
+def plan_remediation(switch: Switch, running: str, intended: str) -> Remediation:
+    """The remediation for `switch`; a running config gpunet cannot parse is the switch's error."""
+    try:
+        return remediate(switch.platform, running, intended)
+    except ValueError as error:  # json.JSONDecodeError on SONiC
+        raise DeviceRejectedError(switch.name, f"cannot read the running config: {error}") from None
 
 
 def _quietly(step) -> None:  # type: ignore[no-untyped-def]

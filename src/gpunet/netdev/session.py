@@ -13,6 +13,7 @@ from netmiko.exceptions import NetmikoAuthenticationException, NetmikoTimeoutExc
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import LoginError, UnreachableError
+from gpunet.netdev.jumphost import JumpHost, open_channel
 from gpunet.platforms import get_platform
 
 DEFAULT_TIMEOUT_S = 15.0
@@ -26,8 +27,14 @@ def open_session(
     known_hosts: Path | None,
     username: str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    key_file: Path | None = None,
+    use_agent: bool = False,
+    jump: JumpHost | None = None,
 ) -> BaseConnection:
-    """An open netmiko session to `switch`, paging off; raises LoginError or UnreachableError."""
+    """An open netmiko session to `switch`, paging off; raises LoginError or UnreachableError.
+
+    Logs in with `key_file` and/or the SSH agent when given (the password, if any, is the
+    fallback), directly or through `jump` (ProxyJump-style)."""
     user = username or switch.mgmt_user
     where = f"{switch.mgmt_address}:{switch.mgmt_port}"
     if not user:
@@ -38,6 +45,8 @@ def open_session(
             f"host key checking is on but the known_hosts file {known_hosts} does not exist "
             "(add the switch's key, or set gpunet_ssh_host_key_checking: false)",
         )
+    if key_file is not None and not key_file.is_file():
+        raise LoginError(switch.name, f"SSH key file {key_file} does not exist (gpunet_ssh_key_file)")
     params = {
         "device_type": get_platform(switch.platform).netmiko_device_type,
         "host": switch.mgmt_address,
@@ -48,8 +57,9 @@ def open_session(
         "system_host_keys": False,
         "alt_host_keys": host_key_checking,
         "alt_key_file": str(known_hosts) if known_hosts else "",
-        "allow_agent": False,
-        "use_keys": False,
+        "allow_agent": use_agent,
+        "use_keys": key_file is not None,  # the agent needs allow_agent only
+        "key_file": str(key_file) if key_file else None,
         "ssh_config_file": None,
         "conn_timeout": timeout_s,
         "auth_timeout": timeout_s,
@@ -57,18 +67,40 @@ def open_session(
         "timeout": timeout_s * 2,
         "fast_cli": True,
     }
+    jump_client = None
+    if jump is not None:
+        jump_client, params["sock"] = open_channel(
+            switch.name,
+            jump,
+            (switch.mgmt_address, switch.mgmt_port),
+            host_key_checking=host_key_checking,
+            known_hosts=known_hosts,
+            timeout_s=timeout_s,
+        )
+        where = f"{where} via {jump}"
     try:
-        return ConnectHandler(**params)
-    except NetmikoAuthenticationException:
-        raise LoginError(switch.name, f"login as {user!r} refused by {where} (wrong credentials?)") from None
-    except paramiko.SSHException as error:
+        session = ConnectHandler(**params)
+    except (NetmikoAuthenticationException, NetmikoTimeoutException, paramiko.SSHException, OSError) as error:
+        if jump_client is not None:
+            jump_client.close()
+        raise _login_error(switch.name, user, where, known_hosts, error) from None
+    if jump_client is not None:
+        session._gpunet_jump_client = jump_client  # type: ignore[attr-defined] # lives with the session
+    return session
+
+
+def _login_error(name: str, user: str, where: str, known_hosts: Path | None, error: Exception) -> Exception:
+    """LoginError or UnreachableError for a failed login (never with credentials)."""
+    if isinstance(error, NetmikoAuthenticationException):
+        return LoginError(name, f"login as {user!r} refused by {where} (wrong credentials?)")
+    if isinstance(error, paramiko.SSHException):
         # netmiko re-raises paramiko's host key errors as a plain SSHException with this text.
         if isinstance(error, paramiko.BadHostKeyException) or "does not match" in str(error):
-            raise LoginError(switch.name, f"host key of {where} differs from {known_hosts}") from None
+            return LoginError(name, f"host key of {where} differs from {known_hosts}")
         if "not found in known_hosts" in str(error):
-            raise LoginError(switch.name, f"host key of {where} is not in {known_hosts}") from None
-        raise UnreachableError(switch.name, f"SSH to {where} failed: {error}") from None
-    except (NetmikoTimeoutException, TimeoutError):
-        raise UnreachableError(switch.name, f"SSH to {where} timed out") from None
-    except OSError as error:
-        raise UnreachableError(switch.name, f"SSH to {where} failed: {error.strerror or error}") from None
+            return LoginError(name, f"host key of {where} is not in {known_hosts}")
+        return UnreachableError(name, f"SSH to {where} failed: {error}")
+    if isinstance(error, NetmikoTimeoutException | TimeoutError):
+        return UnreachableError(name, f"SSH to {where} timed out")
+    reason = getattr(error, "strerror", None) or error
+    return UnreachableError(name, f"SSH to {where} failed: {reason}")

@@ -4,6 +4,7 @@ simulated switches on 127.0.0.1 (one per switch of a copy of inventories/prod, r
 from __future__ import annotations
 
 import copy
+import json
 import re
 import shutil
 import subprocess
@@ -99,6 +100,27 @@ def test_check_mode_shows_diffs_then_push_then_second_run_changes_nothing(fleet,
     again = push(lab)
     assert again.returncode == 0, again.stdout[-3000:]
     assert all(c["changed"] == 0 for c in recap(again.stdout).values()), recap(again.stdout)
+    assert configs(fleet, lab) == after
+
+    # A line intended/ no longer has: --check --diff shows its removal, the same remediation
+    # `gpunet drift` reports and the push sends, and changes nothing.
+    leaf01 = lab["intended"] / "prod" / "leaf01.cfg"
+    dropped = "    pause pfc-cos 3"
+    leaf01.write_text(leaf01.read_text().replace(dropped + "\n", "", 1))
+    checked = push(lab, "--check", "--diff", "--limit", "leaf01")
+    assert checked.returncode == 0, checked.stdout[-3000:]
+    assert "no pause pfc-cos 3" in checked.stdout
+    drift = json.loads(
+        subprocess.run(
+            [str(REPO_ROOT / ".venv" / "bin" / "gpunet"), "drift", "-i", str(lab["inventory"]),
+             "--intended-dir", str(lab["intended"] / "prod"), "--limit", "leaf01", "--format", "json"],
+            capture_output=True, text=True, check=False,
+        ).stdout
+    )  # fmt: skip
+    commands = drift["switches"]["leaf01"]["commands"]
+    assert "    no pause pfc-cos 3" in commands
+    shown = checked.stdout.split("+++ leaf01 intended", 1)[1]
+    assert all(command in shown for command in commands)
     assert configs(fleet, lab) == after
 
 

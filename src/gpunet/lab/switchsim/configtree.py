@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from gpunet.netdev.osdata import OsRules
+
 
 class LineGrammar(Protocol):
     def accept(self, mode_stack: tuple[str, ...], line: str) -> tuple[str, ...]: ...
@@ -42,15 +44,17 @@ def place_line(grammar: LineGrammar, stack: tuple[str, ...], line: str) -> tuple
 
 
 class ConfigTree:
-    """Ordered, de-duplicated tree of configuration lines."""
+    """Ordered, de-duplicated tree of configuration lines, stored as the OS stores them: a
+    statement with one value replaces its previous value (`rules`, from gpunet.netdev.osdata)."""
 
-    def __init__(self, indent: int = 2) -> None:
+    def __init__(self, indent: int = 2, rules: OsRules | None = None) -> None:
         self.root = Node("")
         self.indent = indent
+        self.rules = rules
 
     @classmethod
-    def from_lines(cls, lines: list[str], indent: int = 2) -> ConfigTree:
-        tree = cls(indent)
+    def from_lines(cls, lines: list[str], indent: int = 2, rules: OsRules | None = None) -> ConfigTree:
+        tree = cls(indent, rules)
         path: list[Node] = [tree.root]
         for raw in lines:
             if not raw.strip() or raw.strip() == "!":
@@ -78,15 +82,23 @@ class ConfigTree:
         node = self.root
         for parent in parents:
             node = node.child(parent) or _append(node, parent)
-        if line.startswith("no "):
+        key = self.rules.replace_key(line) if self.rules else None
+        if line.startswith("no ") and not (self.rules and self.rules.shown_negated(line)):
             target = line[3:]
-            node.children = [c for c in node.children if c.line != target]
+            node.children = [
+                c for c in node.children if c.line != target and not (key == target and self._key(c) == key)
+            ]
             return
+        if key is not None:  # set again: the new value replaces the old one
+            node.children = [c for c in node.children if c.line == line or self._key(c) != key]
         if node.child(line) is None:
             _append(node, line)
 
+    def _key(self, node: Node) -> str | None:
+        return self.rules.replace_key(node.line) if self.rules else None
+
     def copy(self) -> ConfigTree:
-        return ConfigTree.from_lines(self.to_lines(), self.indent)
+        return ConfigTree.from_lines(self.to_lines(), self.indent, self.rules)
 
 
 def _append(parent: Node, line: str) -> Node:

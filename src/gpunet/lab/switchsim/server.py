@@ -25,11 +25,20 @@ class _Server(asyncssh.SSHServer):
     def __init__(self, switch: SimulatedSwitch) -> None:
         self.switch = switch
 
-    def begin_auth(self, username: str) -> bool:
-        return True
-
     def password_auth_supported(self) -> bool:
         return True
+
+    def public_key_auth_supported(self) -> bool:
+        return self.switch.options.authorized_keys is not None
+
+    def begin_auth(self, username: str) -> bool:
+        keys = self.switch.options.authorized_keys
+        if keys is not None and username == self.switch.options.username:
+            self._conn.set_authorized_keys(asyncssh.import_authorized_keys(keys))
+        return True
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
 
     async def validate_password(self, username: str, password: str) -> bool:
         options = self.switch.options

@@ -28,6 +28,7 @@ class SimOptions:
     no_reconnect: bool = False  # after a config change, new logins hang (a cut management path)
     minute_seconds: float = 60.0  # length of a Junos commit-confirmed "minute" (short in tests)
     page_lines: int = 24  # output is cut here unless the client turned paging off
+    authorized_keys: str | None = None  # OpenSSH authorized_keys text: these keys may log in too
 
 
 class DropSession(Exception):
@@ -47,8 +48,10 @@ class SimulatedSwitch:
         self._rollback_target: Any = None
         self._saved_mtime = 0
         from gpunet.lab.switchsim.grammar_link import load_grammar
+        from gpunet.netdev.osdata import os_rules
 
         self.grammar = load_grammar(state.platform)
+        self.rules = os_rules(state.platform)  # how the OS stores a statement set again
 
     @property
     def platform(self) -> str:

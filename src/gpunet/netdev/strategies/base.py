@@ -15,6 +15,7 @@ from netmiko import BaseConnection
 from netmiko.exceptions import ReadException
 
 from gpunet.netdev.errors import DeviceRejectedError, PushError, UnreachableError
+from gpunet.netdev.remediation import Remediation
 
 
 class SessionLost(Exception):
@@ -47,15 +48,8 @@ class CommitStrategy(ABC):
     def read_running(self) -> str: ...
 
     @abstractmethod
-    def plan(self, intended: str, running: str) -> str:
-        """The change as a diff ("" when there is none). May stage it on the device."""
-
-    def discard(self) -> None:  # noqa: B027 (a no-op unless the strategy stages changes)
-        """Drop whatever plan() staged (check mode, or nothing to change)."""
-
-    @abstractmethod
-    def apply(self) -> None:
-        """Make the change live; with a confirm timer where the OS has one."""
+    def apply(self, remediation: Remediation) -> None:
+        """Stage the remediation's commands and make them live (with the OS's confirm timer)."""
 
     @abstractmethod
     def confirm(self) -> None:
@@ -146,8 +140,9 @@ class CommitStrategy(ABC):
             try:
                 self.undo()
             except (PushError, SessionLost) as error:
+                reason = getattr(error, "reason", error)
                 raise UnreachableError(
-                    self.switch, f"{unreachable}; rollback failed too ({error})", "unknown"
+                    self.switch, f"{unreachable.reason}; rollback failed too ({reason})", "unknown"
                 ) from None
             raise
         probe.disconnect()
@@ -166,6 +161,6 @@ def require_new_session(strategy: CommitStrategy, state_if_unreachable: str) -> 
     except PushError as error:
         raise UnreachableError(
             strategy.switch,
-            f"not reachable over a new SSH session after the commit ({error})",
+            f"not reachable over a new SSH session after the commit ({error.reason})",
             state_if_unreachable,
         ) from None

@@ -1,9 +1,11 @@
-"""Cumulus NVUE: `nv set` into the pending revision, `nv config diff`, apply with --confirm, save."""
+"""Cumulus NVUE: the remediation (`nv unset`, `nv set`) into the pending revision, apply with
+--confirm, confirm from a new session, save."""
 
 from __future__ import annotations
 
 import re
 
+from gpunet.netdev.remediation import Remediation
 from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
 
 
@@ -15,15 +17,9 @@ class NvueApplyConfirm(CommitStrategy):
     def read_running(self) -> str:
         return self.send("nv config show -o commands").strip()
 
-    def plan(self, intended: str, running: str) -> str:
+    def apply(self, remediation: Remediation) -> None:
         self.send("nv config detach", check=False)  # start from the applied revision
-        self.send_lines(intended.splitlines())
-        return self.send("nv config diff -o commands").strip()
-
-    def discard(self) -> None:
-        self.send("nv config detach", check=False)
-
-    def apply(self) -> None:
+        self.send_lines(remediation.commands)
         self.send(f"nv config apply --confirm {self.options.confirm_timeout_s}s -y")
 
     def confirm(self) -> None:

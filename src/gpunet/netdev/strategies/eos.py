@@ -1,9 +1,10 @@
-"""EOS: configuration session, device diff, `commit timer`, confirm over a new session, save."""
+"""EOS: configuration session with the remediation, `commit timer`, confirm over a new session, save."""
 
 from __future__ import annotations
 
 import re
 
+from gpunet.netdev.remediation import Remediation
 from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
 
 
@@ -22,15 +23,9 @@ class SessionCommitTimer(CommitStrategy):
             line for line in output.splitlines() if line.strip() and not line.startswith(("!", "end"))
         )
 
-    def plan(self, intended: str, running: str) -> str:
+    def apply(self, remediation: Remediation) -> None:
         self.send(f"configure session {self.options.tag}")
-        self.send_lines(intended.splitlines())
-        return self.send("show session-config diffs").strip()
-
-    def discard(self) -> None:
-        self.send("abort", check=False)
-
-    def apply(self) -> None:
+        self.send_lines(remediation.commands)
         self.send(f"commit timer {hhmmss(self.options.confirm_timeout_s)}")
 
     def confirm(self) -> None:

@@ -1,5 +1,5 @@
-"""Junos: private candidate, `load set terminal`, `show | compare`, `commit confirmed`, then
-`commit` from a new session. Junos reports each bad line of a load by its number."""
+"""Junos: private candidate, the remediation (`delete`, `set`) by `load set terminal`,
+`commit confirmed`, then `commit` from a new session. Junos reports each bad line of a load by its number."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 import re
 
 from gpunet.netdev.errors import DeviceRejectedError
+from gpunet.netdev.remediation import Remediation
 from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
 
 LOAD_ERROR = re.compile(r"^terminal:(\d+):\S*\s+(.*)$", re.M)
@@ -20,11 +21,12 @@ class CommitConfirmed(CommitStrategy):
     def read_running(self) -> str:
         return self.send("show configuration | display set").strip()
 
-    def plan(self, intended: str, running: str) -> str:
+    def apply(self, remediation: Remediation) -> None:
         self.send("configure private")
-        self.load_set(intended)
-        diff = self.send("show | compare").strip()
-        return "" if diff == "[edit]" else diff
+        self.load_set("\n".join(remediation.commands))
+        minutes = max(1, math.ceil(self.options.confirm_timeout_s / 60))
+        self.send(f"commit confirmed {minutes}")
+        self.send("exit configuration-mode", check=False)
 
     def load_set(self, intended: str) -> None:
         """`load set terminal`; Junos names each bad line (`terminal:<n>:...`): errors pin to lines."""
@@ -39,15 +41,6 @@ class CommitConfirmed(CommitStrategy):
         if "load complete" not in output:
             raise DeviceRejectedError(self.switch, "load set terminal did not complete")
 
-    def discard(self) -> None:
-        self.send("rollback 0", check=False)
-        self.send("exit configuration-mode", check=False)
-
-    def apply(self) -> None:
-        minutes = max(1, math.ceil(self.options.confirm_timeout_s / 60))
-        self.send(f"commit confirmed {minutes}")
-        self.send("exit configuration-mode", check=False)
-
     def confirm(self) -> None:
         session = require_new_session(self, "rolling back by itself when commit confirmed expires")
         try:
@@ -61,7 +54,8 @@ class CommitConfirmed(CommitStrategy):
         """A Junos commit is persistent; nothing to save."""
 
     def undo(self) -> None:
-        self.discard()
+        self.send("rollback 0", check=False)
+        self.send("exit configuration-mode", check=False)
 
     def recover(self) -> None:
         """A private candidate is discarded when its session ends: the running config is untouched."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.personalities.showpfc import cumulus_pfc_stats, cumulus_qos_roce
@@ -56,7 +57,8 @@ class CumulusPersonality(Personality):
             pending = self.pending
             if pending is None:
                 return ""
-            return "\n".join([f"{line}" for line in pending if line not in self.state.config])
+            unset = [f"nv unset {line[7:]}" for line in self.state.config if line not in pending]
+            return "\n".join([*unset, *(line for line in pending if line not in self.state.config)])
         if command.startswith("nv config apply"):
             if " -y" in command or "--assume-yes" in command or "--confirm-status" in command:
                 return self.apply(command)
@@ -96,10 +98,9 @@ class CumulusPersonality(Personality):
             return f"Error: {error}"
         pending = list(self.pending if self.pending is not None else self.state.config)
         if command.startswith("nv unset "):
-            target = "nv set " + command[len("nv unset ") :]
-            pending = [line for line in pending if not line.startswith(target)]
-        elif command not in pending:
-            pending.append(command)
+            pending = unset_path(pending, "nv set " + command[len("nv unset ") :])
+        else:
+            pending = set_line(pending, command, self.switch.rules)
         self.pending = pending
         self.count_config_line()
         return ""

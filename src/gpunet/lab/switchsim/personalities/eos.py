@@ -53,7 +53,9 @@ class EosPersonality(EditorPersonality):
             self.paging = False
             return "Pagination disabled."
         if command in ("configure terminal", "configure"):
-            self.editor = ConfigEditor(self.switch.grammar, ConfigTree.from_lines(state.config, 3))
+            self.editor = ConfigEditor(
+                self.switch.grammar, ConfigTree.from_lines(state.config, 3, self.switch.rules)
+            )
             return ""
         if match := re.fullmatch(r"configure session (\S+) commit", command):
             if not self.switch.confirm():
@@ -61,7 +63,9 @@ class EosPersonality(EditorPersonality):
             self.sessions.pop(match[1], None)
             return ""
         if match := re.fullmatch(r"configure session (\S+)", command):
-            tree = self.sessions.setdefault(match[1], ConfigTree.from_lines(state.config, 3))
+            tree = self.sessions.setdefault(
+                match[1], ConfigTree.from_lines(state.config, 3, self.switch.rules)
+            )
             self.session = match[1]
             self.editor = ConfigEditor(self.switch.grammar, tree)
             return ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.personalities.queue_counters import junos_interfaces_queue, queue_rows
@@ -75,11 +76,9 @@ class JunosPersonality(Personality):
                 self.switch.grammar.accept((), command)
             except grammar_error_type():
                 return False
-            if command not in self.candidate:
-                self.candidate.append(command)
+            self.candidate = set_line(self.candidate, command, self.switch.rules)
         else:
-            target = "set " + command[len("delete ") :]
-            self.candidate = [line for line in self.candidate if not line.startswith(target)]
+            self.candidate = unset_path(self.candidate, "set " + command[len("delete ") :])
         return True
 
     def load_line(self, line: str) -> str:

@@ -13,6 +13,9 @@ from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.showpfc import nxos_pfc
 
 INVALID = "% Invalid command at '^' marker."
+# Cisco Nexus 3548 NX-OS System Management Configuration Guide, "Configuring the Rollback Feature":
+# up to ten named checkpoints per switch; `checkpoint file ...` files are not counted.
+MAX_NAMED_CHECKPOINTS = 10
 
 
 class NxosPersonality(EditorPersonality):
@@ -37,7 +40,9 @@ class NxosPersonality(EditorPersonality):
             self.paging = False
             return ""
         if command in ("configure terminal", "config terminal", "conf t"):
-            self.editor = ConfigEditor(self.switch.grammar, ConfigTree.from_lines(state.config))
+            self.editor = ConfigEditor(
+                self.switch.grammar, ConfigTree.from_lines(state.config, 2, self.switch.rules)
+            )
             return "Enter configuration commands, one per line. End with CNTL/Z."
         if command == "show running-config":
             body = "\n".join(state.config)
@@ -46,13 +51,32 @@ class NxosPersonality(EditorPersonality):
             )
         if command == "show startup-config":
             return self.page("!Command: show startup-config\n\n" + "\n".join(state.startup))
+        if match := re.fullmatch(r"checkpoint file (bootflash:\S+)", command):
+            state.checkpoints[match[1]] = state.snapshot()  # a file: not one of the ten named
+            state.record("checkpoint", name=match[1])
+            self.switch.persist()
+            return "Done"
+        if match := re.fullmatch(r"delete (bootflash:\S+)(?: no-prompt)?", command):
+            if state.checkpoints.pop(match[1], None) is None:
+                return f"% No such file or directory: {match[1]}"
+            self.switch.persist()
+            return ""
+        if match := re.fullmatch(r"rollback running-config file (bootflash:\S+)(?: atomic)?", command):
+            if match[1] not in state.checkpoints:
+                return f"% No such file or directory: {match[1]}"
+            self.switch.replace_config(state.checkpoints[match[1]], "rollback", name=match[1])
+            return "Rollback completed successfully."
         if match := re.fullmatch(r"checkpoint (\S+)", command):
+            named = [name for name in state.checkpoints if not name.startswith("bootflash:")]
+            if len(named) >= MAX_NAMED_CHECKPOINTS:
+                return f"% Maximum number of checkpoints ({MAX_NAMED_CHECKPOINTS}) reached"
             state.checkpoints[match[1]] = state.snapshot()
             state.record("checkpoint", name=match[1])
             self.switch.persist()
             return "Done"
         if match := re.fullmatch(r"no checkpoint (\S+)", command):
             state.checkpoints.pop(match[1], None)
+            self.switch.persist()
             return "Done"
         if match := re.fullmatch(r"rollback running-config checkpoint (\S+)(?: atomic)?", command):
             if match[1] not in state.checkpoints:

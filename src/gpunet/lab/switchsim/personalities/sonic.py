@@ -80,6 +80,17 @@ class SonicPersonality(Personality):
                 "Config Rollbacker: Config rollbacking starting.\n"
                 f"Target checkpoint: {match[1]}.\nConfig rolled back successfully."
             )
+        if match := re.fullmatch(r"config delete-checkpoint (\S+)", command):
+            if self.state.checkpoints.pop(match[1], None) is None:
+                return f"Error: Checkpoint '{match[1]}' does not exist."
+            self.state.record("delete-checkpoint", name=match[1])
+            self.switch.persist()
+            return (
+                "Config Rollbacker: Deleting checkpoint starting.\n"
+                f"Checkpoint name: {match[1]}.\nCheckpoint deleted successfully."
+            )
+        if command == "config list-checkpoints":
+            return json.dumps(sorted(self.state.checkpoints), indent=4)
         if match := re.fullmatch(r"config apply-patch (\S+)", command):
             return self.apply_patch(match[1])
         if command in ("config save -y", "config save --yes"):

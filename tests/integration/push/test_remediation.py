@@ -1,0 +1,260 @@
+"""Declarative push over real SSH to the simulator, every platform: a change in the inventory
+converges the switch's owned config to intended/ (removals included), a second push changes
+nothing, config outside gpunet's scope is untouched, and a rejected removal rolls everything back.
+
+Each scenario renders the prod inventory before and after one change (lossless priority, queue
+share, ECN threshold, a queue removed, a port removed), pushes both, and judges the switch by
+the rendered lines themselves: every line intended/ has is on the switch, every line the change
+dropped is gone.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+
+import pytest
+
+from gpunet.model.fabric import Fabric, Queue
+from gpunet.netdev.errors import PushError
+from gpunet.netdev.linediff import config_paths
+from gpunet.netdev.push import push_switch
+from gpunet.render import render_fabric
+from tests.integration.push.conftest import SWITCH_OF_PLATFORM
+from tests.integration.push.test_push import OPTIONS, connection, running
+
+PLATFORMS = ["nxos", "eos", "cumulus", "sonic", "junos"]
+INDENT = {"nxos": 2, "eos": 3}
+
+
+def with_qos(fabric: Fabric, **changes) -> Fabric:
+    return dataclasses.replace(fabric, qos=dataclasses.replace(fabric.qos, **changes))
+
+
+def lossless_priority_4(fabric: Fabric) -> Fabric:
+    queues = tuple(
+        dataclasses.replace(q, traffic_class=4) if q.traffic_class == fabric.qos.lossless_priority else q
+        for q in fabric.qos.queues
+    )
+    return with_qos(fabric, lossless_priority=4, queues=queues)
+
+
+def queue_share(fabric: Fabric) -> Fabric:
+    shares = {0: 30, fabric.qos.lossless_priority: 70}
+    queues = tuple(
+        dataclasses.replace(q, bandwidth_percent=shares[q.traffic_class]) if q.traffic_class in shares else q
+        for q in fabric.qos.queues
+    )
+    return with_qos(fabric, queues=queues)
+
+
+def ecn_threshold(fabric: Fabric) -> Fabric:
+    ecn = dataclasses.replace(fabric.qos.ecn, min_threshold_kb=300, max_mark_probability=50)
+    return with_qos(fabric, ecn=ecn)
+
+
+def with_bulk_queue(fabric: Fabric) -> Fabric:
+    """The prod queues plus a `bulk` queue (TC 1, 20 %): pushing prod after it removes a queue."""
+    queues = tuple(
+        dataclasses.replace(q, bandwidth_percent=20) if q.traffic_class == 0 else q for q in fabric.qos.queues
+    )
+    return with_qos(fabric, queues=(*queues, Queue("bulk", 1, 20, False)))
+
+
+def without_last_port(fabric: Fabric, name: str) -> Fabric:
+    switch = fabric.switches[name]
+    switches = {**fabric.switches, name: dataclasses.replace(switch, ports=switch.ports[:-1])}
+    return dataclasses.replace(fabric, switches=switches)
+
+
+# (scenario, fabric before, fabric after): the push goes from the first to the second.
+SCENARIOS = {
+    "lossless-priority": (lambda f, n: f, lambda f, n: lossless_priority_4(f)),
+    "queue-share": (lambda f, n: f, lambda f, n: queue_share(f)),
+    "ecn-threshold": (lambda f, n: f, lambda f, n: ecn_threshold(f)),
+    "remove-queue": (lambda f, n: with_bulk_queue(f), lambda f, n: f),
+    "remove-port": (lambda f, n: f, without_last_port),
+}
+
+# Config gpunet does not own, typed by an operator before gpunet ever pushed.
+FOREIGN = {
+    "nxos": ["interface Ethernet1/1", "  description keep-me", "interface mgmt0", "  vrf member management",
+             "ip route 0.0.0.0/0 192.0.2.1"],
+    "eos": ["interface Ethernet1/1", "   description keep-me", "interface Management1",
+            "   ip address 192.0.2.11/24", "ip route 0.0.0.0/0 192.0.2.1"],
+    "cumulus": ["nv set interface swp1 description keep-me", "nv set router bgp autonomous-system 65001",
+                "nv set qos pfc operator-profile switch-priority 5"],
+    "junos": ["set system services ssh", "set interfaces et-0/0/0 description keep-me",
+              "set class-of-service schedulers ops-sched transmit-rate percent 5"],
+}  # fmt: skip
+SONIC_FOREIGN = {
+    "BGP_NEIGHBOR": {"192.0.2.2": {"asn": "65002"}},
+    "BUFFER_PG": {"Ethernet200|3-4": {"profile": "ingress_lossless_profile"}},  # a port gpunet does not list
+}
+# SONiC stock entries that conflict with gpunet's intent on a port it lists.
+SONIC_STOCK = {
+    "BUFFER_PG": {"Ethernet0|3-4": {"profile": "ingress_lossless_profile"}},
+    "BUFFER_QUEUE": {"Ethernet0|3-4": {"profile": "egress_lossless_profile"}},
+    "QUEUE": {"Ethernet0|3": {"scheduler": "scheduler.1", "wred_profile": "AZURE_LOSSLESS"}},
+    "PORT_QOS_MAP": {"Ethernet0": {"pfc_to_pg_map": "AZURE", "pfc_enable": "3,4"}},
+}
+
+
+def seed(fleet, target, platform: str, *, stock: bool) -> None:
+    """Put the foreign (and SONiC stock) config on the simulator as if an operator had typed it."""
+
+    def write() -> None:
+        state = target.sim.state
+        if platform == "sonic":
+            for part in (SONIC_FOREIGN, SONIC_STOCK if stock else {}):
+                for table, entries in part.items():
+                    for key, fields in entries.items():
+                        state.config.setdefault(table, {})[key] = dict(fields)
+            state.config["PORT"]["Ethernet0"]["description"] = "keep-me"
+        else:
+            state.config = [*state.config, *FOREIGN[platform]]
+
+    fleet.call(write)
+
+
+def render_for(fabric: Fabric, name: str) -> str:
+    return render_fabric(fabric)[name].config
+
+
+def push_text(target, intended: str, backups, **kwargs):
+    return push_switch(
+        target.switch,
+        intended,
+        connection(),
+        check_mode=False,
+        backup_root=backups,
+        options=OPTIONS,
+        **kwargs,
+    )
+
+
+def assert_holds(config, intended: str, dropped_from: str, platform: str) -> None:
+    """Every intended line (SONiC: field) is on the switch; every one the change dropped is gone."""
+    if platform == "sonic":
+        now, before = json.loads(intended), json.loads(dropped_from)
+        for table, entries in now.items():
+            for key, fields in entries.items():
+                assert config[table][key] == {**config[table][key], **fields}, f"{table}|{key}"
+        for table, entries in before.items():
+            for key, fields in entries.items():
+                if key not in now.get(table, {}):
+                    # A PORT entry is the port itself (config_db has no default to return it to).
+                    if table != "PORT":
+                        assert key not in config.get(table, {}), f"{table}|{key} left on the switch"
+                else:
+                    for field in set(fields) - set(now[table][key]):
+                        assert field not in config[table][key], f"{table}|{key}.{field} left"
+        return
+    if platform in INDENT:
+        indent = INDENT[platform]
+        have = set(config_paths("\n".join(config), indent))
+        want = config_paths(intended, indent)
+        # A port's own line stays (the port exists); gpunet's statements under it must go.
+        gone = {p for p in set(config_paths(dropped_from, indent)) - set(want) if len(p) > 1}
+    else:
+        have = {line.strip() for line in config}
+        want = [line.strip() for line in intended.splitlines() if line.strip()]
+        gone = {line.strip() for line in dropped_from.splitlines() if line.strip()} - set(want)
+    assert [p for p in want if p not in have] == []
+    assert sorted(p for p in gone if p in have) == []
+
+
+def assert_foreign_untouched(config, platform: str) -> None:
+    if platform == "sonic":
+        assert config["BGP_NEIGHBOR"] == SONIC_FOREIGN["BGP_NEIGHBOR"]
+        assert config["BUFFER_PG"]["Ethernet200|3-4"] == SONIC_FOREIGN["BUFFER_PG"]["Ethernet200|3-4"]
+        assert config["PORT"]["Ethernet0"]["description"] == "keep-me"
+        return
+    if platform in INDENT:
+        foreign = config_paths("\n".join(FOREIGN[platform]), INDENT[platform])
+        have = config_paths("\n".join(config), INDENT[platform])
+        assert [p for p in foreign if p not in have] == []
+        # Whole foreign blocks are byte-for-byte what the operator typed, in order.
+        tail = FOREIGN[platform][2:]
+        start = config.index(tail[0])
+        assert config[start : start + len(tail)] == tail
+    else:
+        order = [line for line in config if line in FOREIGN[platform]]
+        assert order == FOREIGN[platform]
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_push_converges_to_intended(fleet, start, prod_fabric, backups, platform, scenario):
+    name = SWITCH_OF_PLATFORM[platform]
+    before_fabric, after_fabric = (make(prod_fabric, name) for make in SCENARIOS[scenario])
+    before, after = render_for(before_fabric, name), render_for(after_fabric, name)
+    assert before != after, "the scenario must change this switch's rendered config"
+    target = start(platform)
+    seed(fleet, target, platform, stock=True)
+    assert push_text(target, before, backups).changed
+    assert_holds(running(fleet, target), before, before, platform)
+
+    result = push_text(target, after, backups)
+    assert result.changed and result.message == "committed, confirmed and saved"
+    config = running(fleet, target)
+    assert_holds(config, after, before, platform)
+    assert_foreign_untouched(config, platform)
+    again = push_text(target, after, backups)
+    assert (again.changed, again.diff) == (False, "")
+    assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == {}
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_sonic_stock_entries_replaced_in_one_patch(fleet, start, backups, platform):
+    """SONiC: the stock lossless PG/queue 3-4, stock WRED and `pfc_to_pg_map` go in the same patch;
+    the other platforms have no stock QoS and are only checked for a clean first push."""
+    target = start(platform)
+    seed(fleet, target, platform, stock=True)
+    result = push_text(target, target.intended, backups)
+    config = running(fleet, target)
+    assert_foreign_untouched(config, platform)
+    if platform != "sonic":
+        assert result.changed
+        return
+    patch_events = fleet.call(lambda: [e for e in target.sim.state.history if e["event"] == "apply-patch"])
+    assert len(patch_events) == 1
+    # Each stock entry now holds exactly what intended/ writes there, or is gone.
+    intended = json.loads(target.intended)
+    for table, entries in SONIC_STOCK.items():
+        for key in entries:
+            assert config.get(table, {}).get(key) == intended.get(table, {}).get(key), f"{table}|{key}"
+
+
+# A removal line, as each OS's remediation writes it (SONiC: a JSON Patch `remove` operation).
+REMOVAL = {
+    "nxos": r"^no ",
+    "eos": r"^no (?!priority$)",
+    "cumulus": r"^nv unset ",
+    "junos": r"^delete ",
+    "sonic": r'"op": "remove"',
+}
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_rejected_removal_rolls_everything_back(fleet, start, prod_fabric, backups, platform):
+    name = SWITCH_OF_PLATFORM[platform]
+    target = start(platform, reject=REMOVAL[platform])
+    assert push_text(target, target.intended, backups).changed  # a first push removes nothing
+    before = running(fleet, target)
+    with pytest.raises(PushError) as failure:
+        push_text(target, render_for(lossless_priority_4(prod_fabric), name), backups)
+    assert failure.value.config_state == "rolled back"
+    assert str(failure.value).count(name) == 1, "the error names the switch once"
+    assert running(fleet, target) == before
+    assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == {}
+
+
+def test_nxos_at_its_checkpoint_limit_still_pushes(fleet, start, prod_fabric, backups):
+    """Ten named checkpoints (NX-OS's maximum) are the operator's: gpunet uses a file checkpoint."""
+    target = start("nxos")
+    named = {f"operator-{n}": ["hostname x"] for n in range(10)}
+    fleet.call(lambda: target.sim.state.checkpoints.update(copy.deepcopy(named)))
+    assert push_text(target, target.intended, backups).changed
+    assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == named

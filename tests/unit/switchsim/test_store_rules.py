@@ -1,0 +1,87 @@
+"""The simulator stores config as each OS does: a statement with one value set again replaces
+it, a list statement adds up, `no`/`delete`/`nv unset` remove (rules: gpunet.netdev.osdata)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
+from gpunet.lab.switchsim.flatstore import set_line, unset_path
+from gpunet.lab.switchsim.grammar_link import load_grammar
+from gpunet.netdev.osdata import os_rules
+
+TREE_CASES = [
+    # (platform, indent, lines typed, running config afterwards)
+    ("nxos", 2, ["interface Ethernet1/1", "mtu 9000", "mtu 9216"], ["interface Ethernet1/1", "  mtu 9216"]),
+    (
+        "nxos",
+        2,
+        ["interface Ethernet1/1", "mtu 9216", "no mtu 9216"],
+        ["interface Ethernet1/1"],
+    ),
+    (
+        "nxos",
+        2,
+        ["class-map type qos match-any GPUNET-ROCE", "match dscp 26", "match dscp 27"],
+        ["class-map type qos match-any GPUNET-ROCE", "  match dscp 26", "  match dscp 27"],  # a list
+    ),
+    (
+        "eos",
+        3,
+        ["qos profile GPUNET-ROCE", "tx-queue 3", "priority strict", "no priority"],
+        ["qos profile GPUNET-ROCE", "   tx-queue 3", "      no priority"],  # EOS prints `no priority`
+    ),
+    (
+        "eos",
+        3,
+        [
+            "qos profile GPUNET-ROCE",
+            "priority-flow-control priority 3 no-drop",
+            "priority-flow-control priority 3 drop",
+        ],
+        ["qos profile GPUNET-ROCE", "   priority-flow-control priority 3 drop"],
+    ),
+]
+
+
+@pytest.mark.parametrize("platform, indent, typed, expected", TREE_CASES)
+def test_tree_store(platform, indent, typed, expected):
+    tree = ConfigTree(indent, os_rules(platform))
+    editor = ConfigEditor(load_grammar(platform), tree)
+    for line in typed:
+        editor.feed(line)
+    assert tree.to_lines() == expected
+
+
+CODE_POINT = "set class-of-service classifiers dscp G forwarding-class roce loss-priority low code-points"
+JUNOS_MTU = "set interfaces et-0/0/0 mtu"
+NVUE_MTU = "nv set interface swp1 link mtu"
+FLAT_CASES = [
+    ("junos", [f"{JUNOS_MTU} 9000", f"{JUNOS_MTU} 9216"], [f"{JUNOS_MTU} 9216"]),
+    (
+        "junos",
+        [f"{CODE_POINT} 011010", f"{CODE_POINT} 011011"],
+        [f"{CODE_POINT} 011010", f"{CODE_POINT} 011011"],
+    ),
+    ("cumulus", [f"{NVUE_MTU} 9000", f"{NVUE_MTU} 9216"], [f"{NVUE_MTU} 9216"]),
+    (
+        "cumulus",
+        ["nv set qos pfc p switch-priority 3", "nv set qos pfc p switch-priority 4"],
+        ["nv set qos pfc p switch-priority 3", "nv set qos pfc p switch-priority 4"],  # a set
+    ),
+]
+
+
+@pytest.mark.parametrize("platform, typed, expected", FLAT_CASES)
+def test_flat_store(platform, typed, expected):
+    lines: list[str] = []
+    for line in typed:
+        lines = set_line(lines, line, os_rules(platform))
+    assert lines == expected
+
+
+def test_unset_removes_the_path_and_below_only():
+    lines = ["set class-of-service schedulers sch-roce transmit-rate percent 60",
+             "set class-of-service schedulers sch-roce2 transmit-rate percent 5",
+             "set class-of-service schedulers sch-roce explicit-congestion-notification"]  # fmt: skip
+    assert unset_path(lines, "set class-of-service schedulers sch-roce") == [lines[1]]
