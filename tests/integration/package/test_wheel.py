@@ -5,7 +5,7 @@ give exactly what the checkout's gpunet gives.
 Cheap by design (about 20 s): the wheel is built without build isolation from a clean copy of the
 package source, installed with --no-deps, and the fresh venv reaches the test venv's dependencies
 through a .pth line (a path added that way does not run the .pth files there, so the test venv's
-editable gpunet stays invisible). The test asserts the gpunet that runs is the wheel's.
+editable gpunet stays invisible; see venvs.py). The test asserts the gpunet that runs is the wheel's.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.integration.package.venvs import fresh_venv
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 CHECKOUT_BIN = Path(sys.executable).parent
@@ -64,12 +65,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     (wheel,) = dist.glob("gpunet-*.whl")
 
     venv = work / "venv"
-    base_python = getattr(sys, "_base_executable", sys.executable)
-    _run([base_python, "-m", "venv", "--without-pip", venv])
-    python = venv / "bin" / "python"
+    python = fresh_venv(venv)
     _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", wheel])
-    site_packages = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]))
-    (site_packages / "test-venv-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     return Installed(wheel=wheel, bin=venv / "bin", venv=venv)
 
 
