@@ -64,3 +64,19 @@ def test_checkout_is_the_project_when_run_from_it(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv(runner.PROJECT_DIR_VARIABLE, raising=False)
     monkeypatch.chdir(repo_root)
     assert (runner.project_dir() / runner.PLAYBOOK).is_file()
+
+
+def test_gpunet_without_the_lab_extra_never_imports_asyncssh() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; sys.modules['asyncssh'] = None\n"  # any `import asyncssh` now raises ImportError
+        "from gpunet import cli\n"
+        "assert cli.main(['inventory', 'check', '-i', 'inventories/prod']) == 0\n"
+    )
+    repo_root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=repo_root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
