@@ -5,14 +5,19 @@ checkout's ansible.cfg."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
+import sysconfig
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
+from packaging.specifiers import SpecifierSet
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
@@ -52,7 +57,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> InstalledCollection:
     assert built.returncode == 0, built.stderr
     artifact = Path(built.stdout.strip().splitlines()[-1])
     install = subprocess.run(
-        [str(BIN / "ansible-galaxy"), "collection", "install", "-p", str(work / "collections"),
+        # --no-deps: no Galaxy to fetch ansible.posix and community.general from (the bundle has them)
+        [str(BIN / "ansible-galaxy"), "collection", "install", "--no-deps", "-p", str(work / "collections"),
          str(artifact)],
         capture_output=True, text=True, env=env, cwd=work, check=False,
     )  # fmt: skip
@@ -110,3 +116,48 @@ def test_installed_site_runs_preflight_and_render(installed: InstalledCollection
     assert sorted(p.name for p in out.glob("*.cfg")) == sorted(p.name for p in committed.glob("*.cfg"))
     for config in committed.glob("*.cfg"):
         assert (out / config.name).read_text() == config.read_text(), config.name
+
+
+def _requirements() -> dict[str, str]:
+    document = yaml.safe_load((REPO_ROOT / "requirements.yml").read_text())
+    return {entry["name"]: entry["version"] for entry in document["collections"]}
+
+
+def test_requirements_and_galaxy_dependencies_agree() -> None:
+    galaxy = yaml.safe_load(
+        (REPO_ROOT / "collections/ansible_collections/gpunet/fabric/galaxy.yml").read_text()
+    )
+    assert galaxy["dependencies"] == _requirements()
+
+
+def test_every_collection_the_content_calls_is_required() -> None:
+    used: set[str] = set()
+    for path in [
+        REPO_ROOT / "site.yml",
+        *(REPO_ROOT / "playbooks").glob("*.yml"),
+        *(REPO_ROOT / "roles").rglob("*.yml"),
+    ]:
+        if "molecule" in path.parts:
+            continue
+        used.update(
+            re.findall(r"^\s*-?\s*([a-z_]+\.[a-z_]+)\.[a-z_]+:", path.read_text(), flags=re.MULTILINE)
+        )
+    assert used - {"ansible.builtin", "gpunet.fabric"} <= set(_requirements()), used
+
+
+@pytest.mark.parametrize("name", sorted(_requirements()))
+def test_the_tested_collection_versions_satisfy_the_requirements(name: str) -> None:
+    namespace, collection = name.split(".")
+    manifest = (
+        Path(sysconfig.get_paths()["purelib"])
+        / "ansible_collections"
+        / namespace
+        / collection
+        / "MANIFEST.json"
+    )
+    if not manifest.is_file():
+        pytest.skip(f"{name} is not installed beside Ansible here")
+    version = json.loads(manifest.read_text())["collection_info"]["version"]
+    assert version in SpecifierSet(_requirements()[name]), (
+        f"{name} {version} is outside {_requirements()[name]}"
+    )
