@@ -87,21 +87,7 @@ def test_ansible_doc_of_a_filter_names_the_missing_package(python_without_gpunet
     assert "Traceback" not in output, output
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="its RETURN doc has a non-string description (issue 16; i18-hosts owns it)",
-            ),
-        )
-        if name == "roce_qos"
-        else name
-        for name in MODULES
-    ],
-)
+@pytest.mark.parametrize("module", MODULES)
 def test_ansible_doc_shows_every_module(module: str) -> None:
     env = {**os.environ, "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1"}
     name = f"gpunet.fabric.{module}"
