@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ EXPECTED_DATA = (
 
 @dataclass(frozen=True)
 class Installed:
+    source: Path  # the clean copy the wheel was built from
     wheel: Path
     bin: Path
     venv: Path
@@ -67,7 +69,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     venv = work / "venv"
     python = fresh_venv(venv)
     _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", wheel])
-    return Installed(wheel=wheel, bin=venv / "bin", venv=venv)
+    return Installed(source=source, wheel=wheel, bin=venv / "bin", venv=venv)
 
 
 def _run(command: list, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> str:
@@ -98,6 +100,32 @@ def test_the_wheel_carries_every_kind_of_package_data(installed: Installed) -> N
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
     metadata = zipfile.ZipFile(installed.wheel).read("gpunet-0.1.0.dist-info/METADATA").decode()
     assert "Provides-Extra: lab" in metadata and "License-Expression: Apache-2.0" in metadata
+
+
+def test_a_wheel_built_from_the_sdist_carries_the_same_files(installed: Installed, tmp_path: Path) -> None:
+    build_sdist = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
+    name = _run([sys.executable, "-c", build_sdist, tmp_path / "sdist"], cwd=installed.source).splitlines()[
+        -1
+    ]
+    with tarfile.open(tmp_path / "sdist" / name) as sdist:
+        sdist.extractall(tmp_path / "unpacked", filter="data")
+    (unpacked,) = (tmp_path / "unpacked").iterdir()
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            tmp_path,
+            unpacked,
+        ]
+    )
+    (from_sdist,) = tmp_path.glob("gpunet-*.whl")
+    assert set(zipfile.ZipFile(from_sdist).namelist()) == set(zipfile.ZipFile(installed.wheel).namelist())
 
 
 def test_the_gpunet_that_runs_is_the_wheels(installed: Installed, tmp_path: Path) -> None:
