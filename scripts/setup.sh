@@ -25,7 +25,7 @@ stamp="$venv/.gpunet-installed"
 if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
-    "$venv/bin/pip" install -q -e "$here[test]"
+    "$venv/bin/pip" install -q -e "$here[test,lab]"
     touch "$stamp"
 fi
 echo "setup complete: $venv"

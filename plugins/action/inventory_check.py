@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.plugins.action import ActionBase
 
 from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var

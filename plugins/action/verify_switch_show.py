@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.plugins.action import ActionBase
 
 from gpunet.model.fabric import Switch

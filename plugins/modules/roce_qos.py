@@ -95,7 +95,7 @@ EXAMPLES = r"""
 RETURN = r"""
 changes:
   description:
-    - One line per setting changed (in check mode, to change), "<netdev> <setting>: <before> -> <after>".
+    - 'One line per setting changed (in check mode, to change): "<netdev> <setting>: <before> -> <after>".'
   type: list
   elements: str
   returned: always

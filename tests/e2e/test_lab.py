@@ -73,7 +73,7 @@ def recap(output: str) -> dict[str, dict[str, int]]:
 def lab() -> Iterator[LabPaths]:
     if shutil.which("podman") is None:
         pytest.skip("podman is not installed")
-    paths = LabPaths()
+    paths = LabPaths(root=REPO_ROOT)
     if paths.state_file.exists():
         pytest.skip("a lab is already running here and this test would tear it down: `gpunet lab down` first")
     up = run("gpunet", "lab", "up", timeout=600)

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
 
+from gpunet.extras import EXIT_MISSING_EXTRA, require_extra
 from gpunet.lab import lifecycle
 from gpunet.lab.errors import LabError
 from gpunet.lab.paths import LabPaths
@@ -18,6 +22,12 @@ EXIT_NOT_RUNNING = 3  # `status` when the lab is down or degraded
 def register(subparsers: argparse._SubParsersAction) -> None:
     lab = subparsers.add_parser(
         "lab", help="the embedded lab: GPU-host containers, NTP server and simulated switches"
+    )
+    lab.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help="folder holding inventories/lab (state goes to .lab/ there); default: the current folder",
     )
     actions = lab.add_subparsers(dest="lab_command", required=True)
     actions.add_parser("up", help="start the lab (again: repairs what is missing)").set_defaults(func=run_up)
@@ -48,13 +58,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.set_defaults(func=run_status)
 
 
+def _needs_lab_extra(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    @wraps(run)
+    def checked(args: argparse.Namespace) -> int:
+        if not require_extra("lab", "gpunet lab"):
+            return EXIT_MISSING_EXTRA
+        return run(args)
+
+    return checked
+
+
+def _paths(args: argparse.Namespace) -> LabPaths:
+    return LabPaths(root=args.dir.resolve()) if args.dir is not None else LabPaths()
+
+
 def _say(message: str) -> None:
     print(f"lab: {message}", flush=True)
 
 
+@_needs_lab_extra
 def run_up(args: argparse.Namespace) -> int:
     try:
-        lifecycle.up(LabPaths(), _say)
+        lifecycle.up(_paths(args), _say)
     except LabError as error:
         print(f"lab up failed: {error}", file=sys.stderr)
         print("what runs stays up for inspection; `gpunet lab down` removes it", file=sys.stderr)
@@ -62,15 +87,17 @@ def run_up(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@_needs_lab_extra
 def run_down(args: argparse.Namespace) -> int:
     try:
-        lifecycle.down(LabPaths(), _say)
+        lifecycle.down(_paths(args), _say)
     except LabError as error:
         print(f"lab down failed: {error}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
 
+@_needs_lab_extra
 def run_fault(args: argparse.Namespace) -> int:
     faults: list[str] = []
     if args.reject:
@@ -80,16 +107,17 @@ def run_fault(args: argparse.Namespace) -> int:
     if args.fail_login:
         faults.append("--fail-login")
     try:
-        lifecycle.set_switch_faults(LabPaths(), args.switch, faults, args.factory_reset, _say)
+        lifecycle.set_switch_faults(_paths(args), args.switch, faults, args.factory_reset, _say)
     except LabError as error:
         print(f"lab fault failed: {error}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
 
+@_needs_lab_extra
 def run_status(args: argparse.Namespace) -> int:
     try:
-        report = lifecycle.status(LabPaths())
+        report = lifecycle.status(_paths(args))
     except LabError as error:
         print(f"lab status failed: {error}", file=sys.stderr)
         return EXIT_FAILED

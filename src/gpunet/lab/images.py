@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import subprocess
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from gpunet.lab.errors import LabError
@@ -14,7 +15,8 @@ from gpunet.lab.paths import NAME_PREFIX, LabPaths
 from gpunet.lab.podman import Podman
 
 BASE_IMAGE = "localhost/gpunet-debian12:latest"
-IMAGES_DIR = Path(__file__).parent / "images"
+# Package data; podman builds from a real folder, which an installed (unzipped) package is.
+IMAGES_DIR = Path(str(resources.files("gpunet.lab").joinpath("images")))
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,10 @@
-"""Where the lab keeps its files: state in .lab/, per-run inventory in inventories/lab/generated/."""
+"""Where the lab keeps its files: state in .lab/, per-run inventory in inventories/lab/generated/,
+under the folder `gpunet lab` runs in (a checkout, or a folder laid out like one: `--dir`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from gpunet.model.role_vars import PROJECT_ROOT
 
 # Every container, network and image the lab creates carries this prefix (Molecule's never do).
 NAME_PREFIX = "gpunet-lab"
@@ -15,7 +14,7 @@ LABEL = "gpunet.lab=1"
 
 @dataclass(frozen=True)
 class LabPaths:
-    root: Path = PROJECT_ROOT
+    root: Path = field(default_factory=Path.cwd)
 
     @property
     def inventory(self) -> Path:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -15,7 +14,8 @@ from gpunet.grammar import grammar_for
 from gpunet.model.fabric import Fabric, Switch
 from gpunet.platforms import get_platform
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[3] / "templates" / "switch"
+# Package data (gpunet/templates/switch/), so a wheel renders exactly as a checkout does.
+TEMPLATES_PACKAGE = ("gpunet", "templates/switch")
 CONFIG_TEMPLATE = "config.j2"
 SUMMARY_TEMPLATE = "summary.md.j2"
 
@@ -52,7 +52,7 @@ def canonical_json(text: str) -> str:
 @cache
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        loader=jinja2.PackageLoader(*TEMPLATES_PACKAGE),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -1,4 +1,4 @@
-"""Run playbooks/verify.yml through ansible-runner, showing live progress on stderr."""
+"""Run playbooks/verify.yml of the project folder through ansible-runner, with live progress on stderr."""
 
 from __future__ import annotations
 
@@ -7,9 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gpunet.model.role_vars import PROJECT_ROOT
+# The playbooks and roles are not package data (they ship with the checkout and the collection):
+# they are found in GPUNET_PROJECT_DIR, else in the folder gpunet-validate runs in.
+PROJECT_DIR_VARIABLE = "GPUNET_PROJECT_DIR"
+PLAYBOOK = Path("playbooks") / "verify.yml"
+EXIT_NO_PLAYBOOK = 2
 
-PLAYBOOK = PROJECT_ROOT / "playbooks" / "verify.yml"
+
+def project_dir() -> Path:
+    return Path(os.environ.get(PROJECT_DIR_VARIABLE) or Path.cwd()).resolve()
+
 
 _SHOWN_EVENTS = {
     "playbook_on_play_start": "play",
@@ -29,6 +36,14 @@ def run_verify_playbook(
     """ansible-playbook verify.yml; returns its exit status. Collection problems become check errors later."""
     import ansible_runner  # imported here: --from-artifacts must work without Ansible's import cost
 
+    project = project_dir()
+    if not (project / PLAYBOOK).is_file():
+        print(
+            f"gpunet-validate: no {PLAYBOOK} in {project}: run from a gpunet checkout "
+            f"or set {PROJECT_DIR_VARIABLE} to one",
+            file=sys.stderr,
+        )
+        return EXIT_NO_PLAYBOOK
     cmdline = ["--vault-password-file", vault_password_file] if vault_password_file else []
     # ansible-runner keeps its job events here, next to what they produced.
     private_data_dir = artifacts / ".runner"
@@ -41,13 +56,13 @@ def run_verify_playbook(
 
     runner = ansible_runner.run(
         private_data_dir=str(private_data_dir),
-        project_dir=str(PROJECT_ROOT),
-        playbook=str(PLAYBOOK),
+        project_dir=str(project),
+        playbook=str(project / PLAYBOOK),
         inventory=str(Path(inventory).resolve()),
         limit=limit,
         extravars={"gpunet_verify_artifacts_dir": str(artifacts.resolve())},
         cmdline=" ".join(cmdline) or None,
-        envvars={"ANSIBLE_CONFIG": str(PROJECT_ROOT / "ansible.cfg"), "PATH": _path_with_this_python()},
+        envvars={"ANSIBLE_CONFIG": str(project / "ansible.cfg"), "PATH": _path_with_this_python()},
         event_handler=on_event,
         quiet=True,
     )

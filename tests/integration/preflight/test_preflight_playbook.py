@@ -3,9 +3,11 @@ run on a broken one, reporting the same problems as `gpunet inventory check`, be
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.conftest import FIXTURES_DIR
+from tests.conftest import FIXTURES_DIR, REPO_ROOT
 from tests.playbook import run_playbook
 
 
@@ -55,3 +57,18 @@ def test_site_runs_the_preflight_whatever_limit_and_tags_say(narrowing: tuple[st
     )
     assert "unreachable=1" not in run.stdout
     assert "PLAY [Base - GPU nodes]" not in run.stdout
+
+
+def test_site_renders_after_its_preflight(tmp_path: Path) -> None:
+    # The preflight's registered result lands on every host (run_once); the render stage that
+    # follows in the same run must not take it for an inventory key.
+    out = tmp_path / "intended"
+    run = run_playbook(
+        "site.yml", "-i", "inventories/prod", "--vault-password-file", "inventories/prod/vault-password.txt",
+        "--tags", "render", "-e", f"render_out_dir={out}",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    committed = REPO_ROOT / "intended" / "prod"
+    assert sorted(p.name for p in out.glob("*.cfg")) == sorted(p.name for p in committed.glob("*.cfg"))
+    for config in committed.glob("*.cfg"):
+        assert (out / config.name).read_text() == config.read_text(), config.name

@@ -11,8 +11,24 @@ grammar data (gpunet.grammar), never by the templates.
         ...  # connect with netmiko to 127.0.0.1:switch.port; read switch.state
 """
 
-from gpunet.lab.switchsim.server import SimulatorFleet
-from gpunet.lab.switchsim.state import SwitchState
-from gpunet.lab.switchsim.switch import SimOptions, SimulatedSwitch
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Imported on first use (PEP 562): the server needs asyncssh, which only the `lab` extra installs,
+# and `gpunet` imports this package's cli module on every run.
+_EXPORTS = {
+    "SimulatorFleet": "gpunet.lab.switchsim.server",
+    "SwitchState": "gpunet.lab.switchsim.state",
+    "SimOptions": "gpunet.lab.switchsim.switch",
+    "SimulatedSwitch": "gpunet.lab.switchsim.switch",
+}
 
 __all__ = ["SimOptions", "SimulatedSwitch", "SimulatorFleet", "SwitchState"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

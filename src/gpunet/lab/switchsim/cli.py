@@ -8,6 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
+from gpunet.extras import EXIT_MISSING_EXTRA, require_extra
 from gpunet.platforms import known_platforms
 
 EXIT_USAGE = 2
@@ -44,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    if not require_extra("lab", "gpunet switchsim"):
+        return EXIT_MISSING_EXTRA
     from gpunet.lab.switchsim.server import SimulatorFleet
     from gpunet.lab.switchsim.switch import SimOptions
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,8 @@ CHECKS: dict[str, type[Check]] = {
         LosslessQueueDrops,
     )
 }
-DEFAULT_CATALOG = Path(__file__).with_name("catalog.yml")
+# Package data; an installed (unzipped) package is a real folder, so a Path is fine.
+DEFAULT_CATALOG = Path(str(resources.files("gpunet.validate.checks").joinpath("catalog.yml")))
 
 
 class CatalogError(ValueError):

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Build the gpunet.fabric collection artifact (dist/gpunet-fabric-<version>.tar.gz by default).
+#
+# In the checkout, collections/ansible_collections/gpunet/fabric holds the metadata and links the
+# top-level plugins/; ansible-galaxy skips a link that leaves the collection (the 1.2 kB artifact
+# of issue 16), so this stages a copy: the metadata, plugins/, roles/, playbooks/ and site.yml as
+# playbooks/site.yml (callable as gpunet.fabric.site), then builds that.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+out="$(mkdir -p "${1:-$here/dist}" && cd "${1:-$here/dist}" && pwd)"
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+
+collection="$stage/ansible_collections/gpunet/fabric"
+mkdir -p "$collection"
+meta="$here/collections/ansible_collections/gpunet/fabric"
+cp -r "$meta/galaxy.yml" "$meta/meta" "$meta/README.md" "$meta/CHANGELOG.md" "$collection/"
+cp "$here/LICENSE" "$collection/"
+cp -r "$here/plugins" "$here/roles" "$here/playbooks" "$collection/"
+# site.yml imports playbooks/<stage>.yml; beside them in the collection the path is <stage>.yml.
+sed 's#import_playbook: playbooks/#import_playbook: #' "$here/site.yml" >"$collection/playbooks/site.yml"
+find "$collection" \( -name __pycache__ -o -name '*.pyc' \) -prune -exec rm -rf {} +
+
+ansible-galaxy collection build --force --output-path "$out" "$collection" >/dev/null
+ls "$out"/gpunet-fabric-*.tar.gz
