@@ -12,10 +12,8 @@ from typing import Any
 
 from ansible.plugins.action import ActionBase
 
-from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var
 from gpunet.model.check import check_raw
-from gpunet.model.plain import to_plain
-from gpunet.model.role_vars import role_variables
+from gpunet.model.play_inventory import play_raw_inventory
 from gpunet.render import render_fabric, write_intended
 from gpunet.render.intended import WriteReport
 
@@ -32,7 +30,7 @@ class ActionModule(ActionBase):
         result = super().run(tmp, task_vars)
         _, arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)
         task_vars = task_vars or {}
-        check = check_raw(_raw_inventory(task_vars))
+        check = check_raw(play_raw_inventory(task_vars, self._loader))
         if not check.ok or check.fabric is None:
             result.update(
                 failed=True,
@@ -53,19 +51,6 @@ class ActionModule(ActionBase):
                 for name in report.missing + report.changed + report.extra
             ]
         return result
-
-
-def _raw_inventory(task_vars: dict[str, Any]) -> RawInventory:
-    """The model's variables of every GPU host and switch, as the play sees them."""
-    groups = {name: list(members) for name, members in task_vars.get("groups", {}).items()}
-    hostvars = task_vars.get("hostvars", {})
-    known_role_vars = role_variables()
-    own_vars = {}
-    for name in dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, [])):
-        host = hostvars[name]
-        # Reading a hostvar templates it (and may decrypt vault): read only the model's keys.
-        own_vars[name] = {key: host[key] for key in host if is_model_var(key, known_role_vars)}
-    return RawInventory(groups=groups, hostvars=to_plain(own_vars), role_variables=known_role_vars)
 
 
 def _result(report: WriteReport, *, check: bool) -> dict[str, Any]:

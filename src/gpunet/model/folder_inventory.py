@@ -84,11 +84,15 @@ class FolderInventory:
     host_groups: dict[str, list[str]]
     variables: dict[str, dict[str, Any]]
     skipped_files: tuple[str, ...] = ()
+    # Whether any file read holds Jinja; when none does, no value needs a look.
+    has_jinja: bool = True
 
     def templated(self, host: str, keys: Iterable[str]) -> dict[str, Any]:
         """`keys` of `host`'s variables with Jinja evaluated by Ansible's templar where present."""
         own = self.variables[host]
         values = {key: own[key] for key in keys if key in own}
+        if not self.has_jinja:
+            return values
         jinja = {key: value for key, value in values.items() if _has_jinja(value)}
         if jinja:
             values.update(_template(jinja, self.context(host)))
@@ -178,6 +182,7 @@ def read_folder(
         host_groups=host_groups,
         variables=variables,
         skipped_files=tuple(sorted(reader.skipped_files)),
+        has_jinja=reader.has_jinja,
     )
 
 
@@ -358,6 +363,7 @@ class _FileReader:
     def __init__(self, vault: Any | None) -> None:
         self.vault = vault
         self.skipped_files: set[str] = set()
+        self.has_jinja = False
         self._parsed: dict[Path, Any] = {}
         self._vars: dict[tuple[Path, str], dict[str, Any]] = {}
 
@@ -396,6 +402,7 @@ class _FileReader:
             data = _load_yaml(text)
         if any(marker in text for marker in JINJA_MARKERS):
             data = _trust_templates(data)
+            self.has_jinja = True
         return data
 
     def _decrypt(self, raw: bytes, path: Path) -> bytes:

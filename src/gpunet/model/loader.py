@@ -113,12 +113,15 @@ def _load_plain_folder(source: Path, password_file: str | None, limit: str | Non
         hostvars = {}
         for name in dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, [])):
             keys = [key for key in folder.variables[name] if is_model_var(key, known_role_vars)]
-            hostvars[name] = folder.templated(name, keys)
+            # YAML gives plain values already; only templated ones carry Ansible's types.
+            hostvars[name] = (
+                to_plain(folder.templated(name, keys)) if folder.has_jinja else folder.templated(name, keys)
+            )
     except Unhandled:
         return None
     return RawInventory(
         groups=groups,
-        hostvars=to_plain(hostvars),
+        hostvars=hostvars,
         role_variables=known_role_vars,
         skipped_files=folder.skipped_files,
     )
