@@ -155,7 +155,7 @@ def down(paths: LabPaths, say: Say) -> None:
                 say(f"stopping simulator {running.name} (pid {running.pid})")
                 switches.stop_switch(running)
     nodes.remove_lab_containers(Podman(paths.containers_conf), say)
-    for folder in (paths.generated, paths.state_dir):
+    for folder in (paths.generated, paths.state_dir, paths.fact_cache):
         if folder.exists():
             say(f"removing {folder.relative_to(paths.root)}/")
             shutil.rmtree(folder)
