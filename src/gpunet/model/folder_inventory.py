@@ -40,6 +40,7 @@ from typing import Any
 import yaml
 
 from gpunet.model.limit import hosts_matching
+from gpunet.progress import progress
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 INVENTORY_EXTENSIONS = (".yml", ".yaml", ".json")
@@ -154,7 +155,7 @@ def read_folder(
 
     variables: dict[str, dict[str, Any]] = {}
     host_groups: dict[str, list[str]] = {}
-    for host, own_vars in host_vars.items():
+    for host, own_vars in progress(list(host_vars.items()), "reading inventory: host"):
         if host not in selected:
             continue
         ancestors = _ancestors(groups, host_memberships[host])
