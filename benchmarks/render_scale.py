@@ -7,7 +7,8 @@ Builds the RawInventory dicts of a synthetic rail-optimised fabric directly (no 
 loading): every host has 8 NICs, rail r of host h lands on leaf r * (leaves / 8) + h // ports-per-leaf;
 every leaf has one uplink to every spine. Leaves cycle through the five platforms; spines alternate
 between NX-OS and EOS. Then times `gpunet.model.build.build_fabric` (schema + cross-checks),
-`design_switch` and the templates for every switch, and prints a Markdown table.
+`design_switch` and the templates for every switch, and prints a Markdown table. For what an
+operator waits for (files on disk, the real CLI and playbooks) run benchmarks/operator_path.py.
 """
 
 from __future__ import annotations
