@@ -35,9 +35,11 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpunet.model.limit import hosts_matching
 from gpunet.progress import progress
@@ -48,6 +50,7 @@ VARS_EXTENSIONS = ("", ".yml", ".yaml", ".json")
 GROUP_KEYS = ("vars", "children", "hosts")
 JINJA_MARKERS = ("{{", "{%", "{#")
 VAULT_HEADER = b"$ANSIBLE_VAULT"
+RESOLVER_CACHE_SIZE = 200_000
 DEFAULT_PRECEDENCE = [
     "all_inventory",
     "groups_inventory",
@@ -416,11 +419,67 @@ class _FileReader:
 
 
 def _load_yaml(text: str) -> Any:
+    """YAML 1.1 as PyYAML's SafeLoader reads it (Ansible's loader is built on it), about three
+    times faster: libyaml composes the node tree, plain scalars are resolved through a cache, and
+    nodes of the common tags become Python values directly. Any other tag (timestamps, merge
+    keys, binary, sets) goes through SafeLoader's own constructor."""
     try:
-        return yaml.load(text, Loader=YAML_LOADER)
+        node = yaml.compose(text, Loader=_CachingResolverLoader)
+        if node is None:
+            return None
+        try:
+            return _value(node)
+        except (_UncommonNode, TypeError, RecursionError):
+            return yaml.load(text, Loader=YAML_LOADER)
     except yaml.YAMLError as error:
         # Tags such as !vault and !unsafe, and syntax errors: Ansible says it best.
         raise Unhandled(str(error).splitlines()[0]) from None
+
+
+class _CachingResolverLoader(YAML_LOADER):  # type: ignore[misc, valid-type]
+    """Resolves a plain scalar's implicit tag once per distinct value: port names, speeds and keys
+    repeat thousands of times. The tag of a plain scalar depends on its text alone."""
+
+    _tags: ClassVar[dict[str, str]] = {}
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is ScalarNode and implicit[0]:
+            tags = _CachingResolverLoader._tags
+            tag = tags.get(value)
+            if tag is None:
+                if len(tags) > RESOLVER_CACHE_SIZE:
+                    tags.clear()
+                tag = tags[value] = super().resolve(kind, value, implicit)
+            return tag
+        return super().resolve(kind, value, implicit)
+
+
+class _UncommonNode(Exception):
+    """A node _value leaves to SafeLoader's constructor."""
+
+
+_SCALARS = SafeConstructor()
+
+
+def _value(node: Any) -> Any:
+    kind = type(node)
+    if kind is ScalarNode:
+        tag = node.tag
+        if tag == "tag:yaml.org,2002:str":
+            return node.value
+        if tag == "tag:yaml.org,2002:int":
+            return _SCALARS.construct_yaml_int(node)
+        if tag == "tag:yaml.org,2002:bool":
+            return _SCALARS.construct_yaml_bool(node)
+        if tag == "tag:yaml.org,2002:null":
+            return None
+        if tag == "tag:yaml.org,2002:float":
+            return _SCALARS.construct_yaml_float(node)
+    elif kind is MappingNode and node.tag == "tag:yaml.org,2002:map":
+        return {_value(key): _value(value) for key, value in node.value}
+    elif kind is SequenceNode and node.tag == "tag:yaml.org,2002:seq":
+        return [_value(item) for item in node.value]
+    raise _UncommonNode(node.tag)
 
 
 def _vars_files(folder: Path, name: str) -> list[Path]:

@@ -186,6 +186,13 @@ PRECEDENCE_CASES: dict[str, dict[str, str]] = {
         "hosts.yml": "all:\n  hosts: {lonely: }\n  children:\n    g:\n      hosts: {h1: }\n",
         "group_vars/ungrouped.yml": "x: ungrouped\n",
     },
+    "yaml_1_1_scalars_anchors_and_merge_keys": {
+        "hosts.yml": "g:\n  hosts: {h1: }\n",
+        "group_vars/g.yml": "flags: [yes, No, on, OFF, true, ~, null, '']\n"
+        "numbers: [0o17, 017, 0x1f, 1_000, 1:30,"
+        " 3.5, .inf, -.Inf, 1e3, '42']\nwhen: 2026-12-01\nstamp: 2026-12-01 10:00:00\n"
+        "base: &base {mtu: 9216, speed: 400}\nport: {<<: *base, speed: 100}\nsame: *base\nempty:\n",
+    },
     "two_inventory_files_and_ignored_ones": {
         "a.yml": "g:\n  hosts: {h1: }\n",
         "b.yaml": "g:\n  hosts: {h2: }\n  vars: {x: b}\n",
@@ -227,3 +234,36 @@ def test_sources_the_fast_path_does_not_reproduce_go_to_ansible(
         path.write_text(text)
     with pytest.raises(Unhandled):
         read_folder(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\nb: [x, 'y', \"z\"]\n",
+        "- yes\n- no\n- On\n- off\n- y\n- n\n- ~\n- Null\n",
+        "[0o17, 017, 0x1F, -0b101, 1_000, 190:20:30, 6.8523015e+5, 685_230.15, .NaN, -.inf]\n",
+        "when: 2026-12-01\nat: 2001-12-14t21:59:43.10-05:00\n",
+        "base: &b {x: 1}\nmerged: {<<: *b, y: 2}\nalias: *b\n",
+        "? [complex, key]\n: value\n",
+        "!!binary aGVsbG8=\n",
+        "",
+        "just a string\n",
+        "{'quoted': '{{ jinja }}', plain: {{ not_yaml }}}\n",
+    ],
+)
+def test_the_fast_yaml_reader_gives_safeloaders_values(text: str) -> None:
+    import yaml
+
+    from gpunet.model import folder_inventory
+
+    try:
+        expected = yaml.load(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        with pytest.raises(Unhandled):
+            folder_inventory._load_yaml(text)
+        return
+    got = folder_inventory._load_yaml(text)
+    if expected != expected:  # NaN
+        assert got != got
+    else:
+        assert repr(got) == repr(expected)
