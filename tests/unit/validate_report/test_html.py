@@ -79,3 +79,16 @@ def test_the_page_grows_with_problems_not_with_passes(bad_nic: Verdict) -> None:
     passes = [Result("nic_qos", f"gpu01:mlx5_{i}", Status.PASS, "x", "x") for i in range(5000)]
     bigger = render_html(replace(bad_nic, results=bad_nic.results + passes))
     assert len(bigger) - len(render_html(bad_nic)) < 200
+
+
+def test_a_check_failing_everywhere_does_not_push_the_views_away(bad_nic: Verdict) -> None:
+    from gpunet.validate.report.html import TOP_ROWS_PER_CHECK
+
+    clocks = [Result("ntp_offset", f"gpu{i:03d}", Status.FAIL, "<= 10 ms", "11 ms") for i in range(50)]
+    page = render_html(replace(bad_nic, results=bad_nic.results + clocks))
+    top = page[page.index("<h2>Problems") : page.index("<h2>Checks</h2>")]
+    assert top.count("<td>ntp_offset</td>") == TOP_ROWS_PER_CHECK
+    assert f"{50 - TOP_ROWS_PER_CHECK} more ({50 - TOP_ROWS_PER_CHECK} ntp_offset)" in top
+    more = page[page.index('id="more-problems"') :]
+    assert more.count("<td>ntp_offset</td>") == 50 - TOP_ROWS_PER_CHECK
+    assert f'id="{nic_anchor("gpu03", "mlx5_2")}"' in top  # NIC rows keep their place at the top

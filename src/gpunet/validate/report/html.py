@@ -23,6 +23,9 @@ PAGE_WIDTH = 1400
 VIEW_WIDTH = 1280  # pixels for cells within the page's margins
 RAIL_LABEL = 34
 _PROBLEMS = (Status.FAIL, Status.ERROR)
+# Problems of one check shown at the top; the rest follow at the end of the page, so that 300
+# hosts with the same clock problem do not push the pair and fabric views out of sight.
+TOP_ROWS_PER_CHECK = 10
 
 _CSS = f"""
 body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: {PAGE_WIDTH - 60}px;
@@ -44,6 +47,8 @@ def render_html(verdict: Verdict) -> str:
     results = verdict.results
     problems = [r for r in results if r.status in _PROBLEMS]
     threshold = verdict.manifest.thresholds.perftest_min_fraction
+    top, rest = _split_problems(problems)
+    anchored: set[str] = set()
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -52,7 +57,8 @@ def render_html(verdict: Verdict) -> str:
         f"<h1>gpunet-validate: fabric {escape(verdict.manifest.fabric)}</h1>",
         f"<p><strong>{escape(summary_line(results))}</strong> (exit code {exit_code(results)})</p>",
         f"<h2>Problems ({len(problems)})</h2>",
-        _problems_table(problems, verdict.manifest),
+        _problems_table(top, verdict.manifest, anchored),
+        _more_note(rest),
         "<h2>Checks</h2>",
         _counts_table(results),
         "<h2>Pair bandwidth per NIC</h2>",
@@ -60,8 +66,13 @@ def render_html(verdict: Verdict) -> str:
         pair_view_svg(verdict.pairs, verdict.manifest, threshold),
         "<h2>Fabric</h2>",
         _fabric_view(problems, verdict.manifest),
-        "</body></html>",
     ]
+    if rest:
+        parts += [
+            '<h2 id="more-problems">More problems</h2>',
+            _problems_table(rest, verdict.manifest, anchored),
+        ]
+    parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
@@ -85,7 +96,27 @@ def nic_anchor(host: str, nic: str) -> str:
     return f"nic-{host}-{nic}"
 
 
-def _problems_table(problems: list[Result], manifest: Manifest) -> str:
+def _split_problems(problems: list[Result]) -> tuple[list[Result], list[Result]]:
+    shown: dict[str, int] = defaultdict(int)
+    top, rest = [], []
+    for result in problems:
+        shown[result.check] += 1
+        (top if shown[result.check] <= TOP_ROWS_PER_CHECK else rest).append(result)
+    return top, rest
+
+
+def _more_note(rest: list[Result]) -> str:
+    if not rest:
+        return ""
+    per_check: dict[str, int] = defaultdict(int)
+    for result in rest:
+        per_check[result.check] += 1
+    counts = ", ".join(f"{count} {escape(check)}" for check, count in sorted(per_check.items()))
+    link = '<a href="#more-problems">at the end of the page</a>'
+    return f'<p class="note">{len(rest)} more ({counts}): {link}.</p>'
+
+
+def _problems_table(problems: list[Result], manifest: Manifest, anchored: set[str]) -> str:
     if not problems:
         return "<p>None: every check passed or was skipped.</p>"
     rows = [
@@ -95,7 +126,6 @@ def _problems_table(problems: list[Result], manifest: Manifest) -> str:
         "<tr><th>status</th><th>check</th><th>host</th><th>NIC</th><th>switch</th><th>port</th>"
         "<th>expected</th><th>actual / message</th></tr>",
     ]
-    anchored: set[str] = set()
     for _, members in by_group(problems):
         for result in members:
             places = where_to_look(result, manifest)
