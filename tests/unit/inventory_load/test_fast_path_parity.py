@@ -32,6 +32,13 @@ VALID_SOURCES = [
 BROKEN_SOURCES = sorted(p for p in (FIXTURES_DIR / "inventories" / "broken").iterdir() if p.is_dir())
 
 
+class _NoFacts(dict):
+    """A fact cache that has nothing: Ansible treats KeyError from get() as no facts."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        raise KeyError(key)
+
+
 def _ansible_view(source: Path, password_file: Path | None) -> tuple[dict[str, list[str]], dict[str, Any]]:
     """Groups and every host's templated variables (without magic ones), read by Ansible."""
     from ansible.cli import CLI
@@ -49,6 +56,8 @@ def _ansible_view(source: Path, password_file: Path | None) -> tuple[dict[str, l
         )
     inventory = InventoryManager(loader=loader, sources=[str(source)])
     variables = VariableManager(loader=loader, inventory=inventory)
+    # Facts cached by an earlier lab run (ansible.cfg's fact cache) are not inventory.
+    variables._fact_cache = _NoFacts()
     groups = {name: [h.name for h in group.get_hosts()] for name, group in inventory.groups.items()}
     hostvars = {}
     for host in inventory.get_hosts("all"):
