@@ -442,6 +442,13 @@ class _CachingResolverLoader(YAML_LOADER):  # type: ignore[misc, valid-type]
 
     _tags: ClassVar[dict[str, str]] = {}
 
+    # SafeLoader has no path resolvers, so the composer's per-node bookkeeping for them is idle.
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is ScalarNode and implicit[0]:
             tags = _CachingResolverLoader._tags
