@@ -5,8 +5,10 @@ Run: .venv/bin/python benchmarks/render_scale.py [--hosts 8192 --leaves 1024 --s
 
 Builds the RawInventory dicts of a synthetic rail-optimised fabric directly (no YAML, no Ansible
 loading): every host has 8 NICs, rail r of host h lands on leaf r * (leaves / 8) + h // ports-per-leaf;
-every leaf has one uplink to every spine. Leaves cycle through the five platforms; spines alternate
-between NX-OS and EOS. Then times `gpunet.model.build.build_fabric` (schema + cross-checks),
+every leaf has one uplink to every spine. Leaves cycle through the five platforms (each platform's
+example hardware model, 400G interfaces as 2 x 400G breakouts of 800G ports); spines are EOS on a
+modular 7800R3, the only model in the table with an interface per leaf. Then times
+`gpunet.model.build.build_fabric` (schema + cross-checks),
 `design_switch` and the templates for every switch, and prints a Markdown table. For what an
 operator waits for (files on disk, the real CLI and playbooks) run benchmarks/operator_path.py.
 """
@@ -24,23 +26,37 @@ from typing import Any, TypeVar
 from gpunet.design import design_switch
 from gpunet.model.build import RawInventory, build_fabric
 from gpunet.model.fabric import Fabric
+from gpunet.platforms import get_platform
 from gpunet.render import render_switch, write_intended
 
 RAILS = 8
 LEAF_PLATFORMS = ("nxos", "eos", "cumulus", "sonic", "junos")
-SPINE_PLATFORMS = ("nxos", "eos")
+# Spines terminate one link per leaf (1,024 at the default size): only a modular chassis has that
+# many interfaces, so every spine is an Arista 7800R3 (576 ports, 4-way breakout).
+SPINE_PLATFORMS = ("eos",)
+SPINE_MODEL = "7800R3"
+SPINE_PORTS_PER_LINE_CARD = 36
 T = TypeVar("T")
 
 
 def port_name(platform: str, index: int) -> str:
-    """The index-th front-panel port (0-based) as each OS spells it."""
+    """The index-th 400G interface (0-based) of a leaf: two per 800G front-panel port (2 x 400G
+    breakout), as each OS spells it, so a 128-interface leaf fits its 64-port hardware model."""
+    panel, lane = divmod(index, 2)
     return {
-        "nxos": f"Ethernet1/{index + 1}",
-        "eos": f"Ethernet{index + 1}/1",
-        "cumulus": f"swp{index + 1}",
-        "sonic": f"Ethernet{index * 8}",
-        "junos": f"et-0/0/{index}",
+        "nxos": f"Ethernet1/{panel + 1}/{lane + 1}",
+        "eos": f"Ethernet{panel + 1}/{lane * 4 + 1}",
+        "cumulus": f"swp{panel + 1}s{lane}",
+        "sonic": f"Ethernet{index * 4}",
+        # Inventory port names cannot hold ':' (the peer syntax), so not et-0/0/N:1: FPC <lane>.
+        "junos": f"et-{lane}/0/{panel}",
     }[platform]
+
+
+def spine_port_name(index: int) -> str:
+    """The index-th interface of a 7800R3 spine: Ethernet<line card>/<port>/1."""
+    card, port = divmod(index, SPINE_PORTS_PER_LINE_CARD)
+    return f"Ethernet{card + 3}/{port + 1}/1"
 
 
 def synthetic_inventory(hosts: int, leaves: int, spines: int) -> RawInventory:
@@ -90,7 +106,7 @@ def synthetic_inventory(hosts: int, leaves: int, spines: int) -> RawInventory:
     for li, leaf in enumerate(leaf_names):
         for si, spine in enumerate(spine_names):
             leaf_port = port_name(leaf_platform[leaf], host_ports + si)
-            spine_port = port_name(spine_platform[spine], li)
+            spine_port = spine_port_name(li)
             leaf_ports[leaf].append(
                 {"name": leaf_port, "speed_gbps": 400, "peer": f"{spine}:{spine_port}", "cable_length_m": 30}
             )
@@ -99,10 +115,12 @@ def synthetic_inventory(hosts: int, leaves: int, spines: int) -> RawInventory:
             )
     for index, name in enumerate(leaf_names + spine_names):
         is_leaf = name in leaf_ports
+        platform = leaf_platform[name] if is_leaf else spine_platform[name]
         hostvars[name] = {
             "gpunet_fabric": fabric,
             "ansible_host": f"172.31.{index // 250}.{index % 250 + 1}",
-            "gpunet_platform": leaf_platform[name] if is_leaf else spine_platform[name],
+            "gpunet_platform": platform,
+            "gpunet_switch_model": get_platform(platform).example_model if is_leaf else SPINE_MODEL,
             "gpunet_role": "leaf" if is_leaf else "spine",
             "gpunet_ports": leaf_ports[name] if is_leaf else spine_ports[name],
         }

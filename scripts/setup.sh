@@ -6,7 +6,9 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${VENV:-$here/.venv}"
 
 packages=(podman runc debootstrap uidmap slirp4netns fuse-overlayfs iproute2 openssh-client
-          python3-venv make git ca-certificates gnupg nftables)
+          python3-venv make git ca-certificates gnupg nftables
+          # libyang's C library and a compiler: the libyang Python binding builds against them
+          libyang2-dev gcc pkg-config)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

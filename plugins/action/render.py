@@ -10,14 +10,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 
-from gpunet.model.check import check_raw
+from gpunet.model.check import CheckResult, check_raw
+from gpunet.model.errors import InventoryInvalidError
+from gpunet.model.loader import load_inventory
 from gpunet.model.play_inventory import play_raw_inventory
 from gpunet.render import render_fabric, write_intended
 from gpunet.render.intended import WriteReport
+from gpunet.render.manifest import RenderFolderError
 
-ARGUMENTS = {"out_dir": {"type": "path", "required": False}}
+ARGUMENTS = {
+    "out_dir": {"type": "path", "required": False},
+    "force": {"type": "bool", "required": False, "default": False},
+}
 
 
 class ActionModule(ActionBase):
@@ -30,7 +37,21 @@ class ActionModule(ActionBase):
         result = super().run(tmp, task_vars)
         _, arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)
         task_vars = task_vars or {}
-        check = check_raw(play_raw_inventory(task_vars, self._loader))
+        try:
+            raw = play_raw_inventory(task_vars, self._loader)
+        except AnsibleError as error:
+            # Without a vault password the play cannot read an encrypted vars file, though the
+            # render needs no secret: read the inventory as `gpunet render` does, vault unread.
+            sources = task_vars.get("ansible_inventory_sources") or []
+            if not _is_missing_vault_secret(error) or len(sources) != 1:
+                raise
+            try:
+                raw = load_inventory(sources[0])
+            except InventoryInvalidError as invalid:
+                raw = None
+                check = CheckResult(fabric=None, problems=invalid.problems)
+        if raw is not None:
+            check = check_raw(raw)
         if not check.ok or check.fabric is None:
             result.update(
                 failed=True,
@@ -43,14 +64,31 @@ class ActionModule(ActionBase):
         # Default: intended/<fabric> in the project root, the parent of the playbooks/ folder.
         default_out = Path(self._loader.get_basedir()).parent / "intended" / fabric.name
         out_dir = Path(arguments["out_dir"] or default_out)
-        report = write_intended(render_fabric(fabric), out_dir, check=bool(self._task.check_mode))
+        try:
+            report = write_intended(
+                render_fabric(fabric), out_dir, check=bool(self._task.check_mode), force=arguments["force"]
+            )
+        except RenderFolderError as error:
+            result.update(failed=True, changed=False, msg=str(error))
+            return result
         result.update(_result(report, check=bool(self._task.check_mode)))
+        if check.skipped_files:
+            result["skipped_vault_files"] = list(check.skipped_files)  # no password given; not needed
         if self._task.diff and not report.up_to_date:
             result["diff"] = [
                 {"before_header": f"a/{name}", "after_header": f"b/{name}", "prepared": report.diffs[name]}
                 for name in report.missing + report.changed + report.extra
             ]
         return result
+
+
+def _is_missing_vault_secret(error: BaseException) -> bool:
+    seen: BaseException | None = error
+    while seen is not None:
+        if "no vault secrets" in str(getattr(seen, "message", "") or seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _result(report: WriteReport, *, check: bool) -> dict[str, Any]:
@@ -64,6 +102,8 @@ def _result(report: WriteReport, *, check: bool) -> dict[str, Any]:
         "updated": report.changed,
         "removed": report.extra,
         "unchanged": len(report.unchanged),
+        "kept_edited": report.edited,
+        "left_alone": report.foreign,
         "msg": f"{report.out_dir}: {written} file(s) {would}written, {len(report.extra)} {would}removed, "
         f"{len(report.unchanged)} unchanged"
         if changed

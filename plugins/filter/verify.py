@@ -25,10 +25,19 @@ def verify_pair_rounds(
     extra_args: Any,
     mode: str = "ring",
     base_port: int = collect_plan.PERFTEST_BASE_PORT,
+    gid_indexes: Any = None,
 ) -> list[dict[str, Any]]:
     nics_by_host = {name: to_plain(hostvars[name].get("gpunet_nics") or []) for name in play_hosts}
     args = list(to_plain(extra_args or []))
-    return collect_plan.pair_rounds(nics_by_host, host, tool, args, mode, int(base_port))
+    indexes = {str(nic): int(index) for nic, index in to_plain(gid_indexes or {}).items()}
+    return collect_plan.pair_rounds(nics_by_host, host, tool, args, mode, int(base_port), indexes)
+
+
+def verify_required_gid_indexes(outputs: Any, nics: Any) -> dict[str, int]:
+    """NIC -> perftest `-x`, only where perftest's own GID pick is not the inventory address's."""
+    plain = to_plain(outputs or {})
+    results = plain.get("results", []) if isinstance(plain, dict) else []
+    return collect_plan.required_gid_indexes(results, to_plain(nics or []))
 
 
 def verify_iperf3_rounds(
@@ -61,4 +70,5 @@ class FilterModule:
             "verify_iperf3_rounds": verify_iperf3_rounds,
             "verify_nccl_jobs": verify_nccl_jobs,
             "verify_raw_output": verify_raw_output,
+            "verify_required_gid_indexes": verify_required_gid_indexes,
         }

@@ -9,8 +9,13 @@ description:
   - Builds the fabric from the play's hostvars exactly like C(gpunet render) and writes, for every
     switch, C(<switch>.cfg) (exactly what the push sends) and C(<switch>.md) (a human summary) to
     I(out_dir). Only files whose content changed are written; files of switches no longer in the
-    inventory are removed.
+    inventory are removed when the folder's manifest C(.gpunet-render.json) says gpunet wrote them
+    and they were not edited since. Other files are left alone and listed.
+  - Fails, writing nothing, when I(out_dir) is not a folder, or holds files gpunet did not write
+    and no manifest (unless I(force)).
   - Fails, writing nothing, when the inventory check finds problems.
+  - Needs no vault password, since rendering reads no secret. Without one, vault-encrypted variable
+    files are left unread (as C(gpunet render) does) and listed in C(skipped_vault_files).
   - Runs on the controller and never connects to a host. In check mode nothing is written and
     C(changed) says whether something would be; with C(--diff) each changed file is shown.
   - The format of the rendered files is described in docs/switch-rendering.md.
@@ -24,6 +29,12 @@ options:
         C(playbooks/render.yml)).
     type: path
     required: false
+  force:
+    description:
+      - Write into a folder that holds files gpunet did not write and has no manifest. Those files
+        are still left alone.
+    type: bool
+    default: false
 attributes:
   check_mode:
     support: full
@@ -64,4 +75,19 @@ unchanged:
   description: Number of files already up to date.
   returned: success
   type: int
+kept_edited:
+  description: Files gpunet wrote for switches no longer in the inventory, edited since, so kept.
+  returned: success
+  type: list
+  elements: str
+skipped_vault_files:
+  description: Vault-encrypted files not read because no vault password was given.
+  returned: when there were such files
+  type: list
+  elements: str
+left_alone:
+  description: Files in the folder that gpunet did not write.
+  returned: success
+  type: list
+  elements: str
 """

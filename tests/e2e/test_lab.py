@@ -23,6 +23,8 @@ from tests.conftest import REPO_ROOT
 pytestmark = [pytest.mark.e2e, pytest.mark.podman]
 
 INVENTORY = "inventories/lab"
+# The lab has four nodes: deploy them in one batch instead of the 25 % batches of a real cluster.
+ALL_NODES_AT_ONCE = ("-e", "gpu_nodes_serial=100%")
 NODES = ("gpu01", "gpu02", "gpu03", "gpu04")
 SWITCHES = ("leaf01", "leaf02", "spine01")
 LAB_REASON = "lab container: no GPU or RDMA NIC"
@@ -83,7 +85,7 @@ def lab() -> Iterator[LabPaths]:
 
 
 def test_first_deploy_succeeds(lab: LabPaths) -> None:
-    done = run("ansible-playbook", "site.yml", "-i", INVENTORY)
+    done = run("ansible-playbook", "site.yml", "-i", INVENTORY, *ALL_NODES_AT_ONCE)
     assert done.returncode == 0
     hosts = recap(done.stdout)
     assert set(NODES) | set(SWITCHES) <= set(hosts), f"not every lab host was deployed: {sorted(hosts)}"
@@ -91,7 +93,7 @@ def test_first_deploy_succeeds(lab: LabPaths) -> None:
 
 
 def test_second_deploy_changes_nothing(lab: LabPaths) -> None:
-    done = run("ansible-playbook", "site.yml", "-i", INVENTORY)
+    done = run("ansible-playbook", "site.yml", "-i", INVENTORY, *ALL_NODES_AT_ONCE)
     assert done.returncode == 0
     hosts = recap(done.stdout)
     assert set(NODES) | set(SWITCHES) <= set(hosts)
@@ -116,7 +118,8 @@ def validate(folder: Path, name: str) -> tuple[int, list[dict[str, str]]]:
 
 
 def not_passed(results: list[dict[str, str]]) -> list[tuple[str, str, str]]:
-    return [(r["check"], r["target"], r["status"]) for r in results if r["status"] not in ("pass", "skipped")]
+    quiet = ("pass", "skipped", "not checked")
+    return [(r["check"], r["target"], r["status"]) for r in results if r["status"] not in quiet]
 
 
 def test_lab_validates(lab: LabPaths, reports: Path) -> None:
@@ -151,7 +154,7 @@ def test_rejected_switch_line_fails_the_push_and_leaves_the_switch_unchanged(lab
     assert state is not None
     leaf02_state = Path(state.switches["leaf02"].state_file)
     before = json.loads(leaf02_state.read_text())["config"]
-    done = run("ansible-playbook", "site.yml", "-i", INVENTORY)
+    done = run("ansible-playbook", "site.yml", "-i", INVENTORY, *ALL_NODES_AT_ONCE)
     assert done.returncode != 0
     hosts = recap(done.stdout)
     assert {name for name, h in hosts.items() if h["failed"]} == {"leaf02"}

@@ -1,14 +1,20 @@
-"""Per-platform numbers the inventory cannot give, and the limits each OS puts on rendered values.
+"""Buffer numbers the headroom formula needs, from the switch's hardware model, and the limits each
+OS puts on rendered values.
 
-The buffer numbers are conservative assumptions an operator overrides per switch with
-`gpunet_switch_buffer` (docs/switch-rendering.md); they are not measurements of a given model.
+Cell and buffer size come from the model table (gpunet.hardware); MAC/PHY delay and the small-packet
+share are the SONiC dynamic-headroom design's conservative inputs. An operator overrides any of them
+per switch with `gpunet_switch_buffer` (docs/switch-rendering.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from gpunet.hardware import SwitchModel
 from gpunet.model.fabric import SwitchBuffer
+
+MAC_PHY_DELAY_BYTES = 1024
+SMALL_PACKET_PERCENT = 100
 
 
 @dataclass(frozen=True)
@@ -29,35 +35,13 @@ class PlatformLimits:
     watchdog_interval_min_ms: int = 1
 
 
-# 256-byte cells are typical of Broadcom and Cisco ASICs, 144 bytes of NVIDIA Spectrum-2/3.
-_BROADCOM_LIKE = BufferParameters(
-    cell_bytes=256, mac_phy_delay_bytes=1024, small_packet_percent=100, queue_buffer_bytes=16 * 1024 * 1024
-)
-
-BUFFER_DEFAULTS: dict[str, BufferParameters] = {
-    "nxos": _BROADCOM_LIKE,
-    "eos": _BROADCOM_LIKE,
-    "cumulus": replace(_BROADCOM_LIKE, cell_bytes=144),
-    "sonic": _BROADCOM_LIKE,
-    "junos": _BROADCOM_LIKE,
-}
-
-PLATFORM_LIMITS: dict[str, PlatformLimits] = {
-    "nxos": PlatformLimits(max_mtu=9216, watchdog_interval_ms=100),
-    # EOS interfaces stop at 9214; watchdog polling 0.005..30 s, at most half of timeout/recovery.
-    "eos": PlatformLimits(
-        max_mtu=9214,
-        watchdog_interval_ms=100,
-        watchdog_interval_at_most_half=True,
-        watchdog_interval_min_ms=5,
-    ),
-    "cumulus": PlatformLimits(max_mtu=9216, watchdog_interval_ms=100),
-    "sonic": PlatformLimits(max_mtu=9216, watchdog_interval_ms=200),  # SONiC PFC_WD POLL_INTERVAL default
-    "junos": PlatformLimits(max_mtu=9216, watchdog_interval_ms=100),  # Junos pfc-watchdog poll-interval
-}
-
-
-def buffer_parameters(platform: str, overrides: SwitchBuffer) -> BufferParameters:
-    """The platform defaults with the switch's own overrides applied."""
+def buffer_parameters(model: SwitchModel, overrides: SwitchBuffer) -> BufferParameters:
+    """The model's numbers with the switch's own overrides applied."""
+    defaults = BufferParameters(
+        cell_bytes=model.cell_bytes,
+        mac_phy_delay_bytes=MAC_PHY_DELAY_BYTES,
+        small_packet_percent=SMALL_PACKET_PERCENT,
+        queue_buffer_bytes=model.buffer_bytes,
+    )
     chosen = {key: value for key, value in overrides.__dict__.items() if value is not None}
-    return replace(BUFFER_DEFAULTS[platform], **chosen)
+    return replace(defaults, **chosen)

@@ -8,18 +8,17 @@ from functools import cache
 from typing import Any
 
 from gpunet.design.headroom import compute_headroom
-from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
-from gpunet.design.units import device_speed
+from gpunet.design.platform_defaults import BufferParameters
+from gpunet.design.platforms import PlatformDesign
 from gpunet.model.fabric import Switch, SwitchPort
 
 
 def design_ports(
-    switch: Switch, fabric_mtu: int, buffer: BufferParameters, limits: PlatformLimits
+    switch: Switch, fabric_mtu: int, buffer: BufferParameters, platform: PlatformDesign
 ) -> list[dict[str, Any]]:
-    ports = [_port(switch.platform, port, fabric_mtu, buffer, limits) for port in switch.ports]
+    ports = [_port(platform, port, fabric_mtu, buffer) for port in switch.ports]
     for port in ports:
-        lossless = port["lossless"]
-        port["headroom_rendered_as"] = headroom_rendered_as(switch.platform, port) if lossless else None
+        port["headroom_rendered_as"] = platform.headroom_rendered_as(port) if port["lossless"] else None
     return ports
 
 
@@ -43,14 +42,14 @@ def headroom_profiles(ports: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _port(
-    platform: str, port: SwitchPort, fabric_mtu: int, buffer: BufferParameters, limits: PlatformLimits
+    platform: PlatformDesign, port: SwitchPort, fabric_mtu: int, buffer: BufferParameters
 ) -> dict[str, Any]:
-    mtu = min(port.mtu, limits.max_mtu)
+    mtu = min(port.mtu, platform.limits.max_mtu)
     headroom = _headroom_dict(port.speed_gbps, mtu, port.cable_length_m, buffer) if port.lossless else None
     return {
         "name": port.name,
         "speed_gbps": port.speed_gbps,
-        "speed": device_speed(platform, port.speed_gbps),
+        "speed": platform.speed(port.speed_gbps),
         "mtu": mtu,
         "requested_mtu": port.mtu,
         "mtu_clamped": mtu != port.mtu,
@@ -58,35 +57,13 @@ def _port(
         "lossless": port.lossless,
         "peer": str(port.peer) if port.peer else "",
         "headroom": headroom,
-        "pfc_profile": _profile_name(platform, port.speed_gbps, mtu, port.cable_length_m, fabric_mtu)
+        "pfc_profile": platform.profile_name(port.speed_gbps, mtu, port.cable_length_m, fabric_mtu)
         if port.lossless
         else None,
     }
-
-
-def headroom_rendered_as(platform: str, port: dict[str, Any]) -> str:
-    """How the port's headroom reaches the device, for the summary."""
-    if platform == "nxos":
-        return "system no-drop buffer"
-    if platform == "eos":
-        return "derived by EOS"
-    if platform == "junos":
-        return f"cable length in {port['pfc_profile']}"
-    return f"profile {port['pfc_profile']}"
 
 
 @cache
 def _headroom_dict(speed_gbps: int, mtu: int, cable_m: int, buffer: BufferParameters) -> dict[str, Any]:
     """Shared by every port with the same inputs (read-only for templates): cheap at 100k ports."""
     return asdict(compute_headroom(speed_gbps, mtu, cable_m, buffer))
-
-
-def _profile_name(platform: str, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
-    if platform == "cumulus":
-        return f"pfc-{speed_gbps}g-{cable_m}m-{mtu}"
-    if platform == "junos":
-        return f"cnp-{cable_m}m"  # Junos derives headroom from cable length and MRU itself
-    if platform == "sonic":
-        suffix = "" if mtu == fabric_mtu else f"_mtu{mtu}"
-        return f"pg_lossless_{speed_gbps * 1000}_{cable_m}m{suffix}_profile"
-    return None  # NX-OS sizes headroom system-wide; EOS sizes it itself

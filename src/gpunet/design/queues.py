@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters
-from gpunet.design.units import bytes_to_fill_percent, kb_to_bytes
+from gpunet.design.platforms import PlatformDesign
+from gpunet.design.units import kb_to_bytes
 from gpunet.model.fabric import Ecn, Qos
 
 
@@ -14,8 +15,6 @@ def design_queues(qos: Qos) -> list[dict[str, Any]]:
     return [
         {
             "name": queue.name,
-            # NX-OS 8-queue system classes: class 0 is the default class.
-            "nxos_class": f"c-out-8q-q{queue.traffic_class or '-default'}",
             "traffic_class": queue.traffic_class,
             "strict": queue.strict,
             "bandwidth_percent": queue.bandwidth_percent,
@@ -27,23 +26,11 @@ def design_queues(qos: Qos) -> list[dict[str, Any]]:
     ]
 
 
-def design_ecn(ecn: Ecn, platform: str, buffer: BufferParameters, traffic_class: int) -> dict[str, Any]:
+def design_ecn(
+    ecn: Ecn, platform: PlatformDesign, buffer: BufferParameters, traffic_class: int
+) -> dict[str, Any]:
     """ECN/WRED thresholds in bytes and in the unit the platform's CLI takes."""
     min_bytes, max_bytes = kb_to_bytes(ecn.min_threshold_kb), kb_to_bytes(ecn.max_threshold_kb)
-    if platform in ("nxos", "eos"):
-        device = {"unit": "kbytes", "min": ecn.min_threshold_kb, "max": ecn.max_threshold_kb}
-    elif platform == "junos":
-        low = bytes_to_fill_percent(min_bytes, buffer.queue_buffer_bytes)
-        # Junos needs rising fill levels; rounding may make both equal on a large buffer.
-        high = max(low + 1, bytes_to_fill_percent(max_bytes, buffer.queue_buffer_bytes))
-        device = {"unit": "percent fill level", "min": low, "max": min(high, 100)}
-        if max_bytes > buffer.queue_buffer_bytes:
-            device["note"] = (
-                f"ECN max threshold {max_bytes} bytes exceeds queue_buffer_bytes "
-                f"{buffer.queue_buffer_bytes}: rendered as fill level 100 %."
-            )
-    else:
-        device = {"unit": "bytes", "min": min_bytes, "max": max_bytes}
     return {
         "traffic_class": traffic_class,
         "min_kb": ecn.min_threshold_kb,
@@ -51,5 +38,5 @@ def design_ecn(ecn: Ecn, platform: str, buffer: BufferParameters, traffic_class:
         "min_bytes": min_bytes,
         "max_bytes": max_bytes,
         "probability": ecn.max_mark_probability,
-        "device": device,
+        "device": platform.ecn_device(min_bytes, max_bytes, buffer),
     }

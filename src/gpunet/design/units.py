@@ -1,4 +1,4 @@
-"""Unit conversion per platform. Templates never compute: every number they print comes from here."""
+"""Unit conversion. Templates never compute: every number they print comes from design/."""
 
 from __future__ import annotations
 
@@ -35,19 +35,3 @@ def dscp_bits(dscp: int) -> str:
 def priority_bits(priority: int) -> str:
     """Junos writes 802.1p code points as three bits: 3 -> '011'."""
     return format(priority, "03b")
-
-
-# Port speed as each OS's interface `speed` command spells it.
-_EOS_LANES = {50: "50g-2", 100: "100g-4", 200: "200g-4", 400: "400g-8", 800: "800g-8"}
-
-
-def device_speed(platform: str, speed_gbps: int) -> str:
-    if platform in ("nxos", "sonic"):
-        return str(speed_gbps * 1000)  # Mb/s
-    if platform == "eos":
-        return _EOS_LANES.get(speed_gbps, f"{speed_gbps}g")
-    if platform == "cumulus":
-        return f"{speed_gbps}G"
-    if platform == "junos":
-        return f"{speed_gbps}g"
-    raise ValueError(f"no speed spelling for platform {platform!r}")

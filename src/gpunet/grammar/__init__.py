@@ -13,6 +13,6 @@ SONiC is a document platform: `grammar_for("sonic").check_document(text)` checks
 document instead.
 """
 
-from gpunet.grammar.grammar import END, Grammar, GrammarError, grammar_for, known_grammars
+from gpunet.grammar.grammar import END, Grammar, GrammarError, Source, grammar_for, known_grammars
 
-__all__ = ["END", "Grammar", "GrammarError", "grammar_for", "known_grammars"]
+__all__ = ["END", "Grammar", "GrammarError", "Source", "grammar_for", "known_grammars"]

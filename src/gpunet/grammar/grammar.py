@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -23,9 +24,20 @@ class GrammarError(ValueError):
 
 
 @dataclass(frozen=True)
+class Source:
+    """Where a statement is documented: URL (or repository path at a commit), section, OS versions."""
+
+    id: str
+    url: str
+    section: str
+    versions: str
+
+
+@dataclass(frozen=True)
 class Command:
     pattern: re.Pattern[str]
     enter: str | None  # the sub-mode this command opens, if any
+    source: Source | None = None  # every grammar entry has one; None only for derived (negated) forms
 
 
 @dataclass(frozen=True)
@@ -36,16 +48,28 @@ class Table:
     fields: dict[str, re.Pattern[str]]
     # Map tables (DSCP_TO_TC_MAP, ...) have data as field names: (name pattern, value pattern).
     map_fields: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+    source: Source | None = None
 
 
 @dataclass(frozen=True)
 class Grammar:
     platform: str
     kind: str  # "lines" or "document"
-    sources: tuple[str, ...]
+    sources: tuple[str, ...]  # the URLs of source_details, for reports
     modes: dict[str, tuple[Command, ...]]
     negation: str | None  # prefix that negates any valid command ("no "), if the OS has one
     tables: dict[str, Table]
+    source_details: dict[str, Source] = dataclass_field(default_factory=dict)
+
+    def source_of(self, mode_stack: tuple[str, ...], line: str) -> Source | None:
+        """The source of the grammar entry that accepts `line` in `mode_stack` (or a parent mode)."""
+        text = line.strip()
+        for depth in range(len(mode_stack), -1, -1):
+            stack = mode_stack[:depth]
+            command = self._match(stack[-1] if stack else TOP_MODE, text)
+            if command is not None:
+                return command.source
+        return None
 
     def accept(self, mode_stack: tuple[str, ...], line: str) -> tuple[str, ...]:
         """Return the mode stack after `line`, or raise GrammarError when the OS would reject it.
@@ -120,7 +144,7 @@ class Grammar:
             rest = text[len(self.negation) :]
             for command in commands:
                 if command.pattern.fullmatch(rest):
-                    return Command(command.pattern, None)  # a negated command opens no mode
+                    return Command(command.pattern, None, command.source)  # a negated command opens no mode
         return None
 
     @staticmethod
@@ -158,8 +182,21 @@ def grammar_for(platform: str) -> Grammar:
 
 
 def _parse(platform: str, data: dict[str, Any]) -> Grammar:
+    sources = _sources(platform, data.get("sources") or {})
+
+    def source(entry: dict[str, Any], where: str) -> Source:
+        name = entry.get("source")
+        if name not in sources:
+            raise ValueError(f"{platform}.yml: {where} has no source (or an unknown one: {name!r})")
+        return sources[name]
+
     modes = {
-        mode: tuple(Command(re.compile(entry["pattern"]), entry.get("enter")) for entry in (commands or []))
+        mode: tuple(
+            Command(
+                re.compile(entry["pattern"]), entry.get("enter"), source(entry, f"{mode}: {entry['pattern']}")
+            )
+            for entry in (commands or [])
+        )
         for mode, commands in (data.get("modes") or {}).items()
     }
     map_tables = data.get("map_tables") or {}
@@ -172,6 +209,7 @@ def _parse(platform: str, data: dict[str, Any]) -> Grammar:
                 if name in map_tables
                 else None
             ),
+            source=source(spec, f"table {name}"),
         )
         for name, spec in (data.get("tables") or {}).items()
     }
@@ -182,8 +220,22 @@ def _parse(platform: str, data: dict[str, Any]) -> Grammar:
     return Grammar(
         platform=platform,
         kind=data["kind"],
-        sources=tuple(data.get("sources", ())),
+        sources=tuple(dict.fromkeys(item.url for item in sources.values())),
         modes=modes,
         negation=data.get("negation"),
         tables=tables,
+        source_details=sources,
     )
+
+
+def _sources(platform: str, data: dict[str, Any]) -> dict[str, Source]:
+    """The grammar's sources by id; each must say URL, section and the OS versions it documents."""
+    sources = {}
+    for name, entry in data.items():
+        missing = [key for key in ("url", "section", "versions") if not (entry or {}).get(key)]
+        if missing:
+            raise ValueError(f"{platform}.yml: source {name} lacks {', '.join(missing)}")
+        sources[name] = Source(
+            id=name, url=entry["url"], section=entry["section"], versions=entry["versions"]
+        )
+    return sources

@@ -132,6 +132,15 @@ def _fabric_value(raw: RawInventory, names: list[str], problems: list[Problem]) 
         )
         return None
     reference = raw.hostvars[reference_host]["gpunet_fabric"]
+    if reference is None:  # `gpunet_fabric:` with nothing under it, or `gpunet_fabric: null`
+        problems.append(
+            Problem(
+                "gpunet_fabric",
+                "is empty (null)",
+                expected="a mapping with at least name, ntp and firewall, as in inventories/prod",
+            )
+        )
+        return None
     for name in names:
         value = raw.hostvars.get(name, {}).get("gpunet_fabric")
         if value != reference:
@@ -150,6 +159,8 @@ def _gpu_host(name: str, own: Mapping[str, Any]) -> tuple[GpuHost | None, list[P
     nics = []
     for index, nic in enumerate(own["gpunet_nics"]):
         try:
+            if "/" not in nic["ip"]:  # ip_interface would read a bare address as a /32 or /128
+                raise ValueError("no prefix length")
             address = ip_interface(nic["ip"])
         except ValueError:
             problems.append(
@@ -217,6 +228,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
         mgmt_port=int(own.get("ansible_port", 22)),
         ports=tuple(ports),
         mgmt_user=str(own.get("ansible_user", "")),
+        model=own["gpunet_switch_model"],
         buffer=SwitchBuffer(**own.get("gpunet_switch_buffer", {})),
     )
 

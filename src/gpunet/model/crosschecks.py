@@ -7,9 +7,12 @@ that already failed the schema; rules do not report references to them a second 
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Callable
 from ipaddress import ip_network
 
+from gpunet.hardware import get_model, known_models
+from gpunet.hardware.catalog import HOW_TO_ADD
 from gpunet.model.errors import Problem
 from gpunet.model.fabric import Fabric
 from gpunet.platforms import PLATFORMS, known_platforms
@@ -465,6 +468,126 @@ def _switch_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
     return problems
 
 
+def leaf_rails(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """A rail leaf (each host puts one NIC on it) carries one rail; a NIC on another rail is never
+    paired for perftest. Top-of-rack leaves, where a host puts several NICs, carry every rail."""
+    nics_by_leaf: dict[str, list[tuple[str, int, int]]] = {}
+    for host in fabric.hosts.values():
+        for index, nic in enumerate(host.nics):
+            if nic.switch not in broken:
+                nics_by_leaf.setdefault(nic.switch, []).append((host.name, index, nic.rail))
+    problems = []
+    for leaf, attached in nics_by_leaf.items():
+        hosts = [host for host, _, _ in attached]
+        if len(set(hosts)) != len(hosts):
+            continue  # top-of-rack
+        rails = Counter(rail for _, _, rail in attached)
+        if len(rails) < 2:
+            continue
+        leaf_rail = rails.most_common(1)[0][0]  # ties: the rail of the first host in the inventory
+        for host, index, rail in attached:
+            if rail != leaf_rail:
+                problems.append(
+                    Problem(
+                        f"{host}.gpunet_nics[{index}].rail",
+                        f"differs from the rail of the other NICs on {leaf}: fix the rail, or cable "
+                        "the NIC to its rail's leaf",
+                        rail,
+                        leaf_rail,
+                    )
+                )
+    return problems
+
+
+def switch_models(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """Every switch names a hardware model gpunet knows, and one that runs its platform."""
+    problems = []
+    for switch in fabric.switches.values():
+        path = f"{switch.name}.gpunet_switch_model"
+        if switch.model not in known_models():
+            problems.append(
+                Problem(
+                    path,
+                    "unknown switch model",
+                    switch.model,
+                    f"one of {', '.join(known_models())}; {HOW_TO_ADD}",
+                )
+            )
+            continue
+        model = get_model(switch.model)
+        if switch.platform in PLATFORMS and switch.platform not in model.platforms:
+            problems.append(
+                Problem(
+                    path,
+                    f"does not run {switch.platform}",
+                    switch.model,
+                    f"a model for {', '.join(model.platforms)}",
+                )
+            )
+    return problems
+
+
+def switch_port_names(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """Port names the platform can have, and front-panel numbers the hardware model has."""
+    problems = []
+    for switch in fabric.switches.values():
+        platform = PLATFORMS.get(switch.platform)
+        if platform is None:
+            continue
+        model = get_model(switch.model) if switch.model in known_models() else None
+        regex = platform.port_name_regex()
+        for index, port in enumerate(switch.ports):
+            path = f"{switch.name}.gpunet_ports[{index}].name"
+            match = regex.fullmatch(port.name)
+            if match is None:
+                problems.append(
+                    Problem(path, f"is not a {switch.platform} port name", port.name, platform.port_name_form)
+                )
+                continue
+            panel = match.groupdict().get("panel")
+            last = platform.first_panel_port + model.ports - 1 if model else None
+            if model and panel is not None and not platform.first_panel_port <= int(panel) <= last:
+                problems.append(
+                    Problem(
+                        path,
+                        f"names a front-panel port {model.title} does not have",
+                        port.name,
+                        f"port number {platform.first_panel_port}..{last}",
+                    )
+                )
+    return problems
+
+
+def switch_port_capacity(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """No more interfaces than the model can have, and only speeds it can run."""
+    problems = []
+    for switch in fabric.switches.values():
+        if switch.model not in known_models():
+            continue
+        model = get_model(switch.model)
+        if len(switch.ports) > model.max_interfaces:
+            problems.append(
+                Problem(
+                    f"{switch.name}.gpunet_ports",
+                    f"has more ports than {model.title} can have",
+                    len(switch.ports),
+                    f"at most {model.max_interfaces} ({model.ports} ports, up to {model.max_breakout} each)",
+                )
+            )
+        speeds = ", ".join(str(speed) for speed in model.speeds_gbps)
+        for index, port in enumerate(switch.ports):
+            if port.speed_gbps not in model.speeds_gbps:
+                problems.append(
+                    Problem(
+                        f"{switch.name}.gpunet_ports[{index}].speed_gbps",
+                        f"is a speed {model.title} cannot run",
+                        port.speed_gbps,
+                        f"one of {speeds}",
+                    )
+                )
+    return problems
+
+
 RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     ecn_thresholds,
     distinct_marks,
@@ -477,6 +600,10 @@ RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     unique_names,
     nic_cabling,
     port_peers,
+    leaf_rails,
+    switch_models,
+    switch_port_names,
+    switch_port_capacity,
 )
 
 

@@ -106,6 +106,7 @@ class Switch:
     mgmt_port: int
     ports: tuple[SwitchPort, ...]
     mgmt_user: str = ""  # ansible_user: the SSH login for pushes and show commands
+    model: str = ""  # gpunet_switch_model: the hardware model (gpunet.hardware)
     buffer: SwitchBuffer = field(default_factory=SwitchBuffer)
 
     def port(self, name: str) -> SwitchPort | None:

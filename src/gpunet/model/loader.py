@@ -18,6 +18,11 @@ from typing import Any
 from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var, relevant_vars
 from gpunet.model.errors import InventoryInvalidError, Problem
 from gpunet.model.folder_inventory import Unhandled, read_folder
+from gpunet.model.loader_errors import dedupe as _dedupe
+from gpunet.model.loader_errors import file_naming_loader
+from gpunet.model.loader_errors import one_line as _one_line
+from gpunet.model.loader_errors import problem as _problem
+from gpunet.model.loader_errors import source_problem as _source_problem
 from gpunet.model.plain import to_plain
 from gpunet.model.role_vars import role_variables
 
@@ -51,7 +56,6 @@ def load_inventory(
         )
     from ansible.errors import AnsibleError
     from ansible.inventory.manager import InventoryManager
-    from ansible.parsing.dataloader import DataLoader
     from ansible.template import Templar
     from ansible.vars.manager import VariableManager
 
@@ -60,7 +64,7 @@ def load_inventory(
         fast = _load_plain_folder(source, password_file, limit)
         if fast is not None:
             return fast
-    loader = DataLoader() if password_file else _loader_skipping_vault_files()
+    loader = file_naming_loader() if password_file else _loader_skipping_vault_files()
     if password_file:
         _set_vault_secrets(loader, str(password_file))
     with _collected_plugin_failures() as failures:
@@ -188,62 +192,3 @@ def _collected_plugin_failures() -> Iterator[list[tuple[str, Exception]]]:
         yield collected
     finally:
         Display.error_as_warning = original  # type: ignore[method-assign]
-
-
-def _source_problem(source: Path, failures: list[tuple[str, Exception]]) -> Problem | None:
-    """The inventory plugin whose format the file claims (YAML by extension, else INI) explains best."""
-    wanted = "'yaml' plugin" if source.suffix in (".yml", ".yaml") else "'ini' plugin"
-    chosen = next((f for f in failures if wanted in f[0]), failures[0] if failures else None)
-    if chosen is None:
-        return None
-    return _problem(chosen[1], str(source))
-
-
-def _one_line(error: Exception) -> str:
-    """Ansible errors span lines (with a source excerpt); keep the first line of the message."""
-    text = str(getattr(error, "message", "") or error)
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return " ".join(lines[:2]) if lines else type(error).__name__
-
-
-def _problem(error: Exception, fallback_path: str) -> Problem:
-    """A Problem located at the file and line Ansible blames, else at `fallback_path`."""
-    return Problem(_origin(error) or fallback_path, _one_line(error))
-
-
-def _origin(error: BaseException) -> str | None:
-    seen: BaseException | None = error
-    while seen is not None:
-        found = _origin_of(getattr(seen, "obj", None))
-        if found:
-            return found
-        seen = seen.__cause__ or seen.__context__
-    return None
-
-
-def _origin_of(origin: Any) -> str | None:
-    """'file:line' from an Ansible Origin tag."""
-    path, line = getattr(origin, "path", None), getattr(origin, "line_num", None)
-    if not path:
-        return None
-    return f"{_short(path)}:{line}" if line else _short(path)
-
-
-def _short(path: str) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def _dedupe(problems: list[Problem]) -> list[Problem]:
-    """A broken group_vars or vault file breaks every host in the group: say it once."""
-    hosts_by_message: dict[str, list[str]] = {}
-    for problem in problems:
-        paths = hosts_by_message.setdefault(problem.message, [])
-        if problem.path not in paths:  # a file:line origin is the same for every host
-            paths.append(problem.path)
-    return [
-        Problem(paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more hosts)", message)
-        for message, paths in hosts_by_message.items()
-    ]

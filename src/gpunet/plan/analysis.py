@@ -115,6 +115,8 @@ class PlanSummary:
 
 
 def design_name(tiers: int, rail_optimised: bool) -> str:
+    if tiers == 1:
+        return "single switch"
     return f"{tiers}-tier {'rail-optimised' if rail_optimised else 'top-of-rack'}"
 
 
@@ -162,7 +164,10 @@ def bisection_gbps(topology: Topology) -> float:
 
 def hop_classes(topology: Topology) -> tuple[HopClass, ...]:
     """Switches a packet crosses between two GPUs, per kind of pair present in this design."""
-    same_leaf = "same rail in one SU" if topology.rail_optimised else "nodes on one leaf"
+    if topology.tiers == 1:
+        same_leaf = "nodes on the switch"
+    else:
+        same_leaf = "same rail in one SU" if topology.rail_optimised else "nodes on one leaf"
     hops = [HopClass("same node (NVLink)", 0), HopClass(same_leaf, 1)]
     if len(topology.switches_in_tier("leaf")) > 1:
         other = "other rail or SU" if topology.rail_optimised else "nodes on other leaves"

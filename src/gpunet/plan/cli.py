@@ -11,7 +11,13 @@ from gpunet.model.errors import Problem
 from gpunet.plan import report
 from gpunet.plan.designs import compare, recommend
 from gpunet.plan.fattree import Topology
-from gpunet.plan.inventory import InventoryOptions, build_skeleton, check_skeleton, write_skeleton
+from gpunet.plan.inventory import (
+    InventoryOptions,
+    InventorySkeleton,
+    build_skeleton,
+    check_skeleton,
+    write_skeleton,
+)
 from gpunet.plan.request import (
     INVENTORY_FIELDS,
     PlanInputError,
@@ -99,7 +105,9 @@ def run_plan(args: argparse.Namespace) -> int:
         candidates = compare(request) if args.compare else None
         if args.write_inventory:
             options = InventoryOptions(**{key: values[key] for key in INVENTORY_FIELDS if key in values})
-            written = write_inventory(recommendation.summary.topology, options, Path(args.write_inventory))
+            skeleton, written = write_inventory(
+                recommendation.summary.topology, options, Path(args.write_inventory)
+            )
     except PlanInputError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)
@@ -118,10 +126,18 @@ def run_plan(args: argparse.Namespace) -> int:
             f"wrote {len(written)} files to {args.write_inventory}; it passes `gpunet inventory check`",
             file=sys.stderr,
         )
+        firewall = skeleton.fabric["firewall"]
+        print(
+            f"addresses: NICs in {', '.join(firewall['fabric_cidrs'])}, "
+            f"management in {', '.join(firewall['mgmt_cidrs'])} (--fabric-pool, --mgmt-pool to choose)",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
-def write_inventory(topology: Topology, options: InventoryOptions, directory: Path) -> list[Path]:
+def write_inventory(
+    topology: Topology, options: InventoryOptions, directory: Path
+) -> tuple[InventorySkeleton, list[Path]]:
     """Build, check, then write: a skeleton that fails the inventory check is a planner bug, never written."""
     skeleton = build_skeleton(topology, options)
     problems = check_skeleton(skeleton)
@@ -129,4 +145,4 @@ def write_inventory(topology: Topology, options: InventoryOptions, directory: Pa
         raise PlanInputError(
             [Problem("plan", "internal: the planned inventory fails its check"), *problems[:20]]
         )
-    return write_skeleton(skeleton, directory)
+    return skeleton, write_skeleton(skeleton, directory)

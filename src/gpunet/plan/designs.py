@@ -30,6 +30,8 @@ def recommend(request: PlanRequest) -> Recommendation:
     if request.tiers != "auto":
         tiers = int(request.tiers)
         return Recommendation(summarize(build_topology(request, tiers, rail)), f"{tiers} tiers as requested")
+    if request.nics <= request.switch_radix:
+        return Recommendation(summarize(build_topology(request, 1, rail)), _single_switch_reason(request))
     two_tier_gpus = max_nodes(request, 2, rail) * request.gpus_per_node
     if request.nodes <= max_nodes(request, 2, rail):
         reason = (
@@ -41,9 +43,28 @@ def recommend(request: PlanRequest) -> Recommendation:
     return Recommendation(summarize(build_topology(request, 3, rail)), reason)
 
 
+def _single_switch_reason(request: PlanRequest) -> str:
+    """Why one switch is the honest answer, and when even that is more than needed."""
+    reason = (
+        f"all {request.nics} NICs fit one switch of radix {request.switch_radix}: no spines, one hop; "
+        "a second switch would add only redundancy (--tiers 2: rail leaves and spines)"
+    )
+    if request.nodes == 1:
+        reason += "; with one node the GPUs all-reduce over NVLink, so the switch only serves nodes to come"
+    elif request.nodes == 2:
+        reason += (
+            "; two nodes could even be cabled NIC to NIC (back-to-back) without a switch, "
+            "which gpunet's inventory does not model"
+        )
+    return reason
+
+
 def compare(request: PlanRequest) -> list[Candidate]:
-    """Two- and three-tier, rail-optimised and top-of-rack, for the same request."""
+    """Two- and three-tier, rail-optimised and top-of-rack, for the same request; first a single
+    switch when every NIC fits one (only then: a column of 'does not fit' would say nothing)."""
     candidates = []
+    if request.nics <= request.switch_radix:
+        candidates.append(Candidate(design_name(1, True), summarize(build_topology(request, 1, True)), None))
     for tiers in (2, 3):
         for rail in (True, False):
             name = design_name(tiers, rail)

@@ -8,6 +8,8 @@ Conventions (docs/planner.md explains them with examples):
   SU lands on the SU's rail-r leaf. Not rail-optimised: a leaf takes d // nics_per_node whole nodes.
 - A partly filled cluster (one SU, not full) gets only the uplinks its fullest leaf needs at the
   ratio, two at least; free ports stay free for growth.
+- One tier (a single switch): when every NIC of the cluster fits one switch, that switch is the
+  whole fabric, rail-optimised or not: NIC r of node n on port n * nics_per_node + r + 1.
 - Two tiers: every leaf connects to every spine with the same number of links (u / spines).
 - Three tiers: pods of at most k/2 leaves (whole SUs when rail-optimised) with their own spines
   (k/2 down, as many up: the spine tier is non-blocking); spine j of every pod joins plane j of
@@ -87,8 +89,9 @@ class Topology:
 
     @property
     def leaf_oversubscription(self) -> Fraction:
-        """Downlink to uplink capacity of the fullest leaf."""
-        return max(Fraction(s.down_used, s.up_used) for s in self.switches_in_tier("leaf"))
+        """Downlink to uplink capacity of the fullest leaf; a single switch is non-blocking (1:1)."""
+        ratios = [Fraction(s.down_used, s.up_used) for s in self.switches_in_tier("leaf") if s.up_used]
+        return max(ratios, default=Fraction(1))
 
 
 def split_leaf_ports(radix: int, oversubscription: Fraction) -> tuple[int, int]:
@@ -135,6 +138,8 @@ def _names(prefix: str, count: int) -> list[str]:
 def max_nodes(request: PlanRequest, tiers: int, rail_optimised: bool) -> int:
     """The most GPU nodes this radix, leaf split and tier count can hold."""
     k = request.switch_radix
+    if tiers == 1:
+        return k // request.nics_per_node
     down, _ = split_leaf_ports(k, request.oversubscription)
     rails = request.nics_per_node
     if rail_optimised:
@@ -151,6 +156,8 @@ def max_nodes(request: PlanRequest, tiers: int, rail_optimised: bool) -> int:
 
 def build_topology(request: PlanRequest, tiers: int, rail_optimised: bool) -> Topology:
     """Lay out the design; raise PlanInputError when this radix and tier count cannot hold it."""
+    if tiers == 1:
+        return build_single_switch(request, rail_optimised)
     k = request.switch_radix
     down, up = split_leaf_ports(k, request.oversubscription)
     rails = request.nics_per_node
@@ -229,6 +236,47 @@ def build_topology(request: PlanRequest, tiers: int, rail_optimised: bool) -> To
     else:
         topology.leaf_up = economical_uplinks(needed, up, min(pod_leaves, len(leaves)), k // 2)
         _cable_three_tier(topology, leaves, pod_leaves)
+    return topology
+
+
+def build_single_switch(request: PlanRequest, rail_optimised: bool) -> Topology:
+    """Every NIC on one switch: no spines, one hop between any two GPUs on the fabric."""
+    k = request.switch_radix
+    if request.nics > k:
+        raise PlanInputError(
+            [
+                Problem(
+                    "plan.gpus",
+                    f"needs {request.nics} switch ports, more than one switch of radix {k} has",
+                    request.gpus,
+                    f"<= {max_nodes(request, 1, rail_optimised) * request.gpus_per_node} GPUs, "
+                    "2 tiers or a larger radix",
+                )
+            ]
+        )
+    topology = Topology(
+        request=request,
+        tiers=1,
+        rail_optimised=rail_optimised,
+        leaf_down=k,
+        leaf_up=0,
+        scalable_units=1,
+        pods=1,
+    )
+    topology.nodes = [
+        PlannedNode(name, index // request.rack_size)
+        for index, name in enumerate(_names("gpu", request.nodes))
+    ]
+    (leaf,) = _names("leaf", 1)
+    topology.switches[leaf] = PlannedSwitch(leaf, "leaf", k, "su1")
+    racks = {node.rack for node in topology.nodes}
+    leaf_rack = racks.pop() if len(racks) == 1 else None
+    for slot, node in enumerate(topology.nodes):
+        length = request.distances.in_rack_m if node.rack == leaf_rack else request.distances.cross_rack_m
+        for nic in range(request.nics_per_node):
+            port = slot * request.nics_per_node + nic + 1
+            _add_link(topology, HOST_LEAF, Endpoint(node.name, nic), Endpoint(leaf, port), length)
+            topology.switches[leaf].down_used += 1
     return topology
 
 

@@ -19,6 +19,7 @@ from gpunet.model.check import check_raw
 from gpunet.model.errors import Problem
 from gpunet.plan.fattree import HOST_LEAF, Topology
 from gpunet.plan.request import PlanInputError, PlanRequest, check_platform
+from gpunet.platforms import get_platform
 
 # Documentation ranges (RFC 5737, RFC 3849): never routed, safe in examples.
 MGMT_POOL_V4, MGMT_POOL_V6 = "192.0.2.0/24", "2001:db8:a::/64"
@@ -145,6 +146,7 @@ def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySk
         hostvars[switch.name] = {
             "ansible_host": mgmt_address[switch.name],
             "gpunet_platform": options.platform,
+            "gpunet_switch_model": get_platform(options.platform).example_model,
             "gpunet_role": switch.tier,
             # Every front-panel port, free ones without a peer, so the free capacity stays visible.
             "gpunet_ports": [
@@ -173,15 +175,24 @@ def _port(name: str, request: PlanRequest, peer: str, length_m: int) -> dict[str
 def _leaf_subnets(
     topology: Topology, pool_text: str | None
 ) -> tuple[IPv4Network | IPv6Network, dict[str, IPv4Network | IPv6Network]]:
-    """The fabric pool and one subnet of it per leaf, large enough for every downlink's NIC plus a
-    gateway (so a partly filled SU grows without renumbering); a /64 per leaf in a large IPv6 pool."""
-    leaves = [s.name for s in topology.switches_in_tier("leaf")]
-    host_bits = math.ceil(math.log2(topology.leaf_down + 3))  # network, gateway, broadcast
-    pool = _pool(pool_text, FABRIC_POOL_V4, FABRIC_POOL_V6, len(leaves) * 2**host_bits, "plan.fabric_pool")
+    """The fabric pool and one subnet of it per leaf: large enough for every downlink's NIC plus a
+    gateway where the pool allows (a partly filled SU then grows without renumbering), else for the
+    NICs cabled today; a /64 per leaf in a large IPv6 pool. Without an operator pool, the IPv4
+    documentation range is used whenever either sizing fits it, IPv6 only beyond."""
+    leaves = topology.switches_in_tier("leaf")
+    # network, gateway and broadcast addresses besides the NICs
+    sizings = [_host_bits(topology.leaf_down), _host_bits(max(leaf.down_used for leaf in leaves))]
+    if pool_text is None:
+        v4 = ip_network(FABRIC_POOL_V4)
+        fitting = [bits for bits in sizings if len(leaves) * 2**bits <= v4.num_addresses]
+        pool = v4 if fitting else ip_network(FABRIC_POOL_V6)
+    else:
+        pool = _pool(pool_text, FABRIC_POOL_V4, FABRIC_POOL_V6, 0, "plan.fabric_pool")
+        fitting = [bits for bits in sizings if len(leaves) * 2**bits <= pool.num_addresses]
     if pool.version == 6 and pool.prefixlen < IPV6_LEAF_PREFIX:
         prefix = IPV6_LEAF_PREFIX
     else:
-        prefix = pool.max_prefixlen - host_bits
+        prefix = pool.max_prefixlen - (fitting[0] if fitting else sizings[-1])
     if prefix < pool.prefixlen or 2 ** (prefix - pool.prefixlen) < len(leaves):
         raise PlanInputError(
             [
@@ -194,7 +205,11 @@ def _leaf_subnets(
             ]
         )
     subnets = pool.subnets(new_prefix=prefix)
-    return pool, {leaf: next(subnets) for leaf in leaves}
+    return pool, {leaf.name: next(subnets) for leaf in leaves}
+
+
+def _host_bits(nics: int) -> int:
+    return math.ceil(math.log2(nics + 3))
 
 
 def _covering(subnets: dict[str, IPv4Network | IPv6Network]) -> str:
@@ -213,6 +228,10 @@ def check_skeleton(skeleton: InventorySkeleton) -> list[Problem]:
 
 def write_skeleton(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
     """Write hosts.yml, group_vars and one host_vars file per device; refuse a non-empty folder."""
+    if directory.exists() and not directory.is_dir():
+        raise PlanInputError(
+            [Problem(str(directory), "is not a folder", expected="a new folder for the inventory")]
+        )
     if directory.exists() and any(directory.iterdir()):
         raise PlanInputError(
             [
@@ -223,6 +242,15 @@ def write_skeleton(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
                 )
             ]
         )
+    try:
+        return _write_files(skeleton, directory)
+    except OSError as error:
+        raise PlanInputError(
+            [Problem(str(directory), f"cannot be written ({error.strerror or error})", None, "a new folder")]
+        ) from None
+
+
+def _write_files(skeleton: InventorySkeleton, directory: Path) -> list[Path]:
     written = [
         _write(directory / "hosts.yml", _hosts_document(skeleton), "Planned by `gpunet plan`: groups."),
         _write(

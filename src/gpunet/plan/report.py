@@ -73,7 +73,7 @@ def plan_text(recommendation: Recommendation) -> str:
         ),
         "",
         f"Bisection bandwidth: {_tbps(summary.bisection_gbps)}",
-        f"Largest cluster on radix {request.switch_radix} with {topology.tiers} tiers: "
+        f"Largest cluster on radix {request.switch_radix} with {_tiers(topology.tiers)}: "
         f"{summary.largest_non_blocking_gpus} GPUs non-blocking, "
         f"{summary.largest_at_oversubscription_gpus} at {format_ratio(request.oversubscription)}",
         "",
@@ -84,6 +84,10 @@ def plan_text(recommendation: Recommendation) -> str:
         collective_text(summary),
     ]
     return "\n".join(out)
+
+
+def _tiers(count: int) -> str:
+    return f"{count} tier{'s' if count > 1 else ''}"
 
 
 def bom_text(summary: PlanSummary) -> str:

@@ -51,7 +51,7 @@ class PlanRequest:
     nics_per_node: int = 8
     nic_speed_gbps: int = 400
     switch_radix: int = 64  # ports at the NIC speed (a breakout port counts as several)
-    tiers: str = "auto"  # auto, 2 or 3
+    tiers: str = "auto"  # auto, 1 (a single switch), 2 or 3
     oversubscription: Fraction = Fraction(1)  # leaf downlink : uplink capacity
     rail_optimised: bool = True
     rack_size: int = 4  # GPU nodes per rack
@@ -166,11 +166,11 @@ def build_request(values: Mapping[str, Any], source: str = "plan") -> PlanReques
             )
     if "tiers" in values:
         tiers = str(values["tiers"])
-        if tiers in ("auto", "2", "3"):
+        if tiers in ("auto", "1", "2", "3"):
             checked["tiers"] = tiers
         else:
             problems.append(
-                Problem(f"{source}.tiers", "is not a tier count", values["tiers"], "auto, 2 or 3")
+                Problem(f"{source}.tiers", "is not a tier count", values["tiers"], "auto, 1, 2 or 3")
             )
     _convert(values, checked, problems, source, "oversubscription", parse_ratio)
     _convert(values, checked, problems, source, "rail_optimised", parse_bool)

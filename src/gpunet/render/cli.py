@@ -8,11 +8,13 @@ from pathlib import Path
 
 from gpunet.model.check import check_inventory
 from gpunet.render.intended import WriteReport, write_intended
+from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError
 from gpunet.render.renderer import render_fabric
 
+# 1 is gpunet's own bug (gpunet.cli) and 2 bad input or usage: stale needs a code of its own.
 EXIT_OK = 0
-EXIT_STALE = 1
 EXIT_INVALID = 2
+EXIT_STALE = 3
 INTENDED_ROOT = Path("intended")
 
 
@@ -23,14 +25,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "render",
         help="render every switch's RoCE QoS config to intended/<fabric>/",
         description="Render each switch's configuration (<switch>.cfg, exactly what the push sends) and "
-        "summary (<switch>.md). Only files whose content changed are written.",
+        "summary (<switch>.md). Only files whose content changed are written; files gpunet did not write "
+        f"(see {MANIFEST_NAME} in the folder) are never removed. Exit codes: 0 done or up to date, "
+        f"2 invalid inventory or unusable folder, {EXIT_STALE} --check found stale files, 1 internal error.",
     )
     add_inventory_arguments(render)
     render.add_argument("--out", type=Path, help="output folder (default: intended/<fabric name>)")
     render.add_argument(
         "--check",
         action="store_true",
-        help="write nothing; exit 1 when any intended file is missing, differs or is left over",
+        help=f"write nothing; exit {EXIT_STALE} when any intended file is missing, differs or is left over",
+    )
+    render.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a folder that holds files gpunet did not write and has no manifest "
+        "(those files are still left alone)",
     )
     render.add_argument("--diff", action="store_true", help="also print a unified diff of every change")
     render.set_defaults(func=run_render)
@@ -45,7 +55,11 @@ def run_render(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     fabric = result.fabric
     out_dir = args.out or INTENDED_ROOT / fabric.name
-    report = write_intended(render_fabric(fabric), out_dir, check=args.check)
+    try:
+        report = write_intended(render_fabric(fabric), out_dir, check=args.check, force=args.force)
+    except RenderFolderError as error:
+        print(f"gpunet render: {error}", file=sys.stderr)
+        return EXIT_INVALID
     _print_report(report, check=args.check, with_diff=args.diff)
     if args.check and not report.up_to_date:
         return EXIT_STALE
@@ -59,8 +73,15 @@ def _print_report(report: WriteReport, *, check: bool, with_diff: bool) -> None:
             print(f"{verb}: {report.out_dir / name}")
             if with_diff:
                 sys.stdout.write(report.diffs[name])
+    for name in report.edited:
+        print(f"kept (edited since gpunet wrote it; delete it yourself): {report.out_dir / name}")
+    if report.foreign:
+        print(f"left alone, not written by gpunet: {', '.join(report.foreign)}")
+    if check and not report.manifest_current:
+        print(f"note: {report.out_dir / MANIFEST_NAME} is missing or out of date; a render writes it")
     total = len(report.missing) + len(report.changed) + len(report.extra)
     if check:
+        total += len(report.edited)
         state = "up to date" if report.up_to_date else f"{total} file(s) out of date: run gpunet render"
         print(f"{report.out_dir}: {state}")
     else:

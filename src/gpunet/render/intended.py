@@ -1,4 +1,8 @@
-"""Write rendered configs to an intended/ folder, touching only files whose content changed."""
+"""Write rendered configs to an intended/ folder, touching only files whose content changed.
+
+The folder may hold other people's files: gpunet removes only what its manifest says it wrote
+(see manifest.py), and refuses a folder of unknown files that has no manifest unless forced.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError, digest, manifest_text, read_manifest
 from gpunet.render.renderer import RenderedSwitch
-
-RENDERED_SUFFIXES = (".cfg", ".md")
 
 
 @dataclass
@@ -17,13 +20,17 @@ class WriteReport:
     out_dir: Path
     changed: list[str] = field(default_factory=list)  # existed with other content
     missing: list[str] = field(default_factory=list)  # did not exist
-    extra: list[str] = field(default_factory=list)  # rendered files of switches no longer in the inventory
+    extra: list[str] = field(default_factory=list)  # gpunet's files of switches no longer in the inventory
     unchanged: list[str] = field(default_factory=list)
+    # gpunet wrote these for switches no longer in the inventory, but they were edited since: kept.
+    edited: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)  # not gpunet's: left alone
+    manifest_current: bool = True  # the manifest lists exactly the rendered files and their digests
     diffs: dict[str, str] = field(default_factory=dict)  # unified diff per changed, missing or extra file
 
     @property
     def up_to_date(self) -> bool:
-        return not (self.changed or self.missing or self.extra)
+        return not (self.changed or self.missing or self.extra or self.edited)
 
 
 def expected_files(rendered: Mapping[str, RenderedSwitch]) -> dict[str, str]:
@@ -35,34 +42,83 @@ def expected_files(rendered: Mapping[str, RenderedSwitch]) -> dict[str, str]:
 
 
 def write_intended(
-    rendered: Mapping[str, RenderedSwitch], out_dir: str | Path, *, check: bool = False
+    rendered: Mapping[str, RenderedSwitch], out_dir: str | Path, *, check: bool = False, force: bool = False
 ) -> WriteReport:
     """Compare (and unless `check`, write) the rendered files under `out_dir`.
 
-    Files of switches that left the inventory are reported as extra and, when writing, removed.
+    Files of switches that left the inventory are reported as extra and, when writing, removed, if
+    the manifest lists them unedited. Raises RenderFolderError, before writing anything, when
+    `out_dir` is not a folder, or holds files gpunet did not write and no manifest (unless `force`).
     """
     out = Path(out_dir)
-    report = WriteReport(out_dir=out)
     wanted = expected_files(rendered)
+    report = WriteReport(out_dir=out)
+    _classify_existing(out, wanted, report, force=force)
+    to_write: dict[str, str] = {}
     for file_name, content in sorted(wanted.items()):
         path = out / file_name
-        old = path.read_text() if path.is_file() else None
+        old = path.read_text(errors="replace") if path.is_file() else None
         if old == content:
             report.unchanged.append(file_name)
             continue
         (report.missing if old is None else report.changed).append(file_name)
         report.diffs[file_name] = _diff(file_name, old or "", content)
-        if not check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content)
-    if out.is_dir():
-        for path in sorted(out.iterdir()):
-            if path.suffix in RENDERED_SUFFIXES and path.name not in wanted:
-                report.extra.append(path.name)
-                report.diffs[path.name] = _diff(path.name, path.read_text(), "")
-                if not check:
-                    path.unlink()
+        to_write[file_name] = content
+    manifest = manifest_text(wanted)
+    manifest_path = out / MANIFEST_NAME
+    report.manifest_current = manifest_path.is_file() and manifest_path.read_text() == manifest
+    if not check:
+        if not report.manifest_current:
+            to_write[MANIFEST_NAME] = manifest
+        _apply(out, to_write, report.extra)
     return report
+
+
+def _apply(out: Path, to_write: Mapping[str, str], to_remove: list[str]) -> None:
+    done = 0
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for file_name, content in to_write.items():
+            (out / file_name).write_text(content)
+            done += 1
+        for file_name in to_remove:
+            (out / file_name).unlink()
+            done += 1
+    except OSError as error:
+        raise RenderFolderError(
+            f"{out}: cannot write ({error.strerror or error}); {done} file(s) written or removed before"
+        ) from None
+
+
+def _classify_existing(out: Path, wanted: Mapping[str, str], report: WriteReport, *, force: bool) -> None:
+    """Sort what is already in `out` into gpunet's left-overs and other people's files."""
+    if out.exists() and not out.is_dir():
+        raise RenderFolderError(f"{out}: is not a folder; give --out a folder (it is created if missing)")
+    if not out.exists():
+        return
+    not_files = sorted(name for name in wanted if (out / name).exists() and not (out / name).is_file())
+    if not_files:
+        raise RenderFolderError(f"{out / not_files[0]}: is not a file, so gpunet cannot write it there")
+    written = read_manifest(out)
+    others = sorted(p.name for p in out.iterdir() if p.name != MANIFEST_NAME and p.name not in wanted)
+    if written is None and others and not force:
+        listed = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        raise RenderFolderError(
+            f"{out}: holds {len(others)} file(s) gpunet did not write ({listed}) and no {MANIFEST_NAME}; "
+            "choose an empty or new folder, or pass --force to write beside them"
+        )
+    for name in others:
+        path = out / name
+        recorded = (written or {}).get(name)
+        if recorded is None or not path.is_file():
+            report.foreign.append(name)
+            continue
+        content = path.read_text(errors="replace")
+        if digest(content) == recorded:
+            report.extra.append(name)
+            report.diffs[name] = _diff(name, content, "")
+        else:
+            report.edited.append(name)
 
 
 def _diff(file_name: str, old: str, new: str) -> str:

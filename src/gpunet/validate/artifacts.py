@@ -27,9 +27,19 @@ class Artifacts:
     def __init__(self, root: Path, manifest: Manifest | None = None) -> None:
         self.root = root
         self.manifest = manifest or read_manifest(root)
+        self.last_read: str | None = None  # named by the error result of a check that crashes
 
     def parsed(self, relative: str, tool: str) -> dict[str, Any]:
-        return _parse_file(self.root / relative, tool)
+        self.last_read = relative
+        path = self.root / relative
+        try:
+            status = path.stat()
+            version: tuple[int, int] | None = (status.st_mtime_ns, status.st_size)
+        except OSError:
+            version = None
+        # The file's version is part of the cache key: a file rewritten between two judgements
+        # (a test, a re-collection) is parsed again.
+        return _parse_file(path, tool, relative, version)
 
     def host(self, host: str, tool: str, qualifier: str = "") -> dict[str, Any]:
         name = f"{tool}.{qualifier}" if qualifier else tool
@@ -50,15 +60,15 @@ class Artifacts:
 
 
 @cache
-def _parse_file(path: Path, tool: str) -> dict[str, Any]:
+def _parse_file(path: Path, tool: str, relative: str, version: tuple[int, int] | None) -> dict[str, Any]:
     try:
         text = path.read_text(errors="replace")
     except FileNotFoundError:
-        raise InputError(f"{path.name} was not collected") from None
+        raise InputError(f"{relative} was not collected") from None
     except OSError as error:
-        raise InputError(f"{path.name}: {error.strerror}") from None
+        raise InputError(f"{relative}: {error.strerror}") from None
     try:
         return parse(tool, text)
     except ParseError as error:
         first_line = next((line.strip() for line in text.splitlines() if line.strip()), "empty file")
-        raise InputError(f"{path.name}: {error} (output starts: {first_line[:120]!r})") from None
+        raise InputError(f"{relative}: {error} (output starts: {first_line[:120]!r})") from None

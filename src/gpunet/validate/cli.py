@@ -5,6 +5,7 @@ failed, 3 a check could not run, 2 usage or inventory error, 1 internal error.""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +17,7 @@ from gpunet.validate.judge import judge
 from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
 from gpunet.validate.pairs import MODES, RING
 from gpunet.validate.report import FORMATS, render
-from gpunet.validate.results import EXIT_INTERNAL, EXIT_USAGE, exit_code
+from gpunet.validate.results import EXIT_COULD_NOT_RUN, EXIT_INTERNAL, EXIT_USAGE, Status, exit_code
 from gpunet.validate.runner import run_verify_playbook
 from gpunet.validate.thresholds import Thresholds
 
@@ -32,7 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument(
         "--from-artifacts", metavar="DIR", help="judge an existing artifacts folder; touches nothing"
     )
-    parser.add_argument("--limit", help="only these GPU hosts (comma-separated names)")
+    parser.add_argument(
+        "--limit", help="only these GPU hosts (comma-separated names); with --from-artifacts too"
+    )
     parser.add_argument(
         "--checks", metavar="FILE", help="checks catalog YAML (default: the built-in catalog)"
     )
@@ -65,10 +68,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.output and (problem := _output_problem(Path(args.output))):
+        return _usage_error(f"--output {args.output}: {problem}")  # before collecting for minutes
     try:
         catalog = load_catalog(Path(args.checks) if args.checks else None)
     except CatalogError as error:
         return _usage_error(str(error))
+    if not catalog.checks:
+        print(
+            f"gpunet-validate: nothing was checked: the catalog {catalog.path} selects no checks",
+            file=sys.stderr,
+        )
+        return EXIT_COULD_NOT_RUN
     if args.from_artifacts:
         folder = Path(args.from_artifacts)
     else:
@@ -76,16 +87,21 @@ def _run(args: argparse.Namespace) -> int:
         if folder is None:
             return EXIT_USAGE
     try:
-        verdict = judge(folder, catalog)
+        verdict = judge(folder, catalog, set(args.limit.split(",")) if args.limit else None)
     except (ManifestError, CatalogError) as error:
         return _usage_error(str(error))
     color = not args.no_color and not args.output and sys.stdout.isatty()
     report = render(verdict, args.format, color=color, failures_only=args.failures_only)
     if args.output:
-        Path(args.output).write_text(report)
+        try:
+            Path(args.output).write_text(report)
+        except OSError as error:
+            return _usage_error(f"--output {args.output}: cannot write ({error.strerror or error})")
         print(f"gpunet-validate: wrote {args.format} report to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(report)
+    if not any(result.status != Status.NOT_CHECKED for result in verdict.results):
+        print("gpunet-validate: nothing was checked: no check produced a result", file=sys.stderr)
     return exit_code(verdict.results)
 
 
@@ -112,6 +128,18 @@ def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
     if rc != 0:
         print(f"gpunet-validate: verify playbook exited {rc}; judging what was collected", file=sys.stderr)
     return folder
+
+
+def _output_problem(path: Path) -> str | None:
+    """Why the report could not be written to `path`, or None."""
+    if path.is_dir():
+        return "is a folder; give a file name"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"its folder {folder} {'is not a folder' if folder.exists() else 'does not exist'}"
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        return "is not writable"
+    return None
 
 
 def _usage_error(message: str) -> int:

@@ -32,7 +32,44 @@ def host_commands(nics: list[dict[str, Any]]) -> list[dict[str, Any]]:
         commands.append({"file": f"mlnx_qos.{nic['netdev']}", "argv": ["mlnx_qos", "-i", nic["netdev"]]})
         sysfs = f"/sys/class/infiniband/{nic['name']}/tc/1/traffic_class"
         commands.append({"file": f"traffic-class.{nic['name']}", "argv": ["cat", sysfs]})
+        commands.append(
+            {"file": f"roce-gids.{nic['name']}", "argv": ["sh", "-c", GID_TABLE_SCRIPT, "sh", nic["name"]]}
+        )
     return commands
+
+
+# Prints `<index> <gid> <type> <netdev>` per GID table entry of port 1 of RDMA device $1 (sysfs
+# below $2, default /sys/class/infiniband;
+# read-only; unused entries have no type and are dropped by the `roce-gids` parser).
+GID_TABLE_SCRIPT = (
+    'd=${2:-/sys/class/infiniband}/$1/ports/1; [ -d "$d/gids" ] || { echo "no GID table: $d" >&2; exit 1; }; '
+    'for g in "$d"/gids/*; do n=${g##*/}; '
+    'printf "%s %s %s %s\\n" "$n" "$(cat "$g" 2>/dev/null)" '
+    '"$(cat "$d/gid_attrs/types/$n" 2>/dev/null | tr " " _)" "$(cat "$d/gid_attrs/ndevs/$n" 2>/dev/null)"; '
+    "done"
+)
+
+
+def required_gid_indexes(outputs: list[dict[str, Any]], nics: list[dict[str, Any]]) -> dict[str, int]:
+    """NIC -> the `-x` perftest needs, from this host's collected GID tables (only where needed)."""
+    from gpunet.validate.gid_index import required_index
+    from gpunet.validate.parsers import ParseError, parse
+
+    addresses = {nic["name"]: str(nic["ip"]) for nic in nics}
+    indexes: dict[str, int] = {}
+    for output in outputs:
+        file = output.get("item", {}).get("file", "")
+        nic = file.removeprefix("roce-gids.")
+        if not file.startswith("roce-gids.") or nic not in addresses or output.get("rc") != 0:
+            continue
+        try:
+            gids = parse("roce-gids", output.get("stdout", ""))["gids"]
+        except ParseError:
+            continue  # the roce_gid_index check reports the unreadable table
+        index = required_index(gids, addresses[nic])
+        if index is not None:
+            indexes[nic] = index
+    return indexes
 
 
 def pair_rounds(
@@ -42,9 +79,12 @@ def pair_rounds(
     extra_args: list[str],
     mode: str = RING,
     base_port: int = PERFTEST_BASE_PORT,
+    gid_indexes: dict[str, int] | None = None,
 ) -> list[dict[str, list[dict[str, Any]]]]:
     """Per round, this host's perftest servers and clients. Every host gets the same number of
-    rounds (empty where it rests), so the play's hosts move from round to round together."""
+    rounds (empty where it rests), so the play's hosts move from round to round together.
+    `gid_indexes` (NIC -> index) adds `-x` for this host's NICs where perftest's own pick is wrong."""
+    gid_indexes = gid_indexes or {}
     hosts_by_rail: dict[int, list[str]] = {}
     for name, nics in nics_by_host.items():
         for nic in nics:
@@ -57,16 +97,17 @@ def pair_rounds(
                 continue
             mine = _nic_on_rail(nics_by_host[host], pair.rail)
             port = base_port + pair.rail
+            gid = ["-x", str(gid_indexes[mine["name"]])] if mine["name"] in gid_indexes else []
             if host == pair.server:
                 servers.append(
-                    {"argv": [tool, "-d", mine["name"], "-p", str(port), *extra_args], "port": port}
+                    {"argv": [tool, "-d", mine["name"], "-p", str(port), *gid, *extra_args], "port": port}
                 )
                 continue
             peer_nic = _nic_on_rail(nics_by_host[pair.server], pair.rail)
             peer_ip = str(peer_nic["ip"]).split("/")[0]
             clients.append(
                 {
-                    "argv": [tool, "-d", mine["name"], "-p", str(port), *extra_args, peer_ip],
+                    "argv": [tool, "-d", mine["name"], "-p", str(port), *gid, *extra_args, peer_ip],
                     "peer_ip": peer_ip,
                     "port": port,
                     "file": f"pairs/{index}/{pair.client}__{pair.server}__{mine['name']}.{tool}.txt",

@@ -28,6 +28,7 @@ class NicExpectation:
     rail: int
     switch: str
     switch_port: str
+    address: str = ""  # the NIC's fabric address (inventory `ip`, no prefix); "" in older manifests
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,8 @@ def _host_expectation(host: GpuHost) -> HostExpectation:
         has_rdma_nics=host.hardware.rdma_nics,
         hardware_reason=host.hardware.reason,
         nics=[
-            NicExpectation(n.name, n.netdev, n.speed_gbps, n.rail, n.switch, n.switch_port) for n in host.nics
+            NicExpectation(n.name, n.netdev, n.speed_gbps, n.rail, n.switch, n.switch_port, str(n.ip.ip))
+            for n in host.nics
         ],
     )
 

@@ -12,6 +12,7 @@ class Status(StrEnum):
     FAIL = "fail"  # the check ran and the fabric is not as designed
     ERROR = "error"  # the check could not run: input missing or unreadable
     SKIPPED = "skipped"  # the inventory says this environment has no such hardware
+    NOT_CHECKED = "not checked"  # a device of the inventory no selected check applies to
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,12 @@ EXIT_FAILED = 4
 
 
 def exit_code(results: Iterable[Result]) -> int:
-    """0 all passed (skips allowed); 4 any check failed; 3 otherwise if any check could not run."""
+    """0 all passed (skips allowed); 4 any check failed; 3 otherwise if any check could not run,
+    or if no check produced a result at all ("nothing was checked" is never a pass)."""
     statuses = {result.status for result in results}
     if Status.FAIL in statuses:
         return EXIT_FAILED
-    if Status.ERROR in statuses:
+    if Status.ERROR in statuses or not statuses - {Status.NOT_CHECKED}:
         return EXIT_COULD_NOT_RUN
     return EXIT_PASSED
 

@@ -24,6 +24,17 @@ GPU_LINK_GBPS: tuple[tuple[str, float], ...] = (
 DEFAULT_GPU_LINK_GBPS = 512.0
 
 
+# Valid range (exclusive low, inclusive high) per threshold, checked when a catalog loads: a
+# fraction of line rate above 1 could never pass, a non-positive limit never fail.
+THRESHOLD_RANGES: dict[str, tuple[float, float, str]] = {
+    "perftest_min_fraction": (0.0, 1.0, "a fraction of line rate"),
+    "perftest_max_latency_us": (0.0, 1_000_000.0, "a latency in microseconds"),
+    "nccl_min_fraction": (0.0, 1.0, "a fraction of the busbw bound"),
+    "iperf3_min_gbps": (0.0, 10_000.0, "a throughput in Gb/s"),
+    "intra_node_gbps": (0.0, 100_000.0, "one GPU's link bandwidth in Gb/s"),
+}
+
+
 @dataclass(frozen=True)
 class Thresholds:
     perftest_min_fraction: float = 0.90  # of the slower NIC's line rate
@@ -39,8 +50,9 @@ class Thresholds:
         if unknown:
             raise ValueError(f"{where}: unknown threshold(s) {unknown} (known: {sorted(known)})")
         for name, value in values.items():
-            if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"{where}.{name}: expected a positive number, got {value!r}")
+            low, high, meaning = THRESHOLD_RANGES[name]
+            if not isinstance(value, int | float) or isinstance(value, bool) or not low < value <= high:
+                raise ValueError(f"{where}.{name}: expected {meaning} in ({low:g}, {high:g}], got {value!r}")
         return replace(cls(), **{name: float(value) for name, value in values.items()})
 
 

@@ -60,3 +60,53 @@ def test_unknown_host_key_stops_before_login(fleet, tmp_path: Path) -> None:
             host_key_checking=True, known_hosts=tmp_path / "missing",
         )  # fmt: skip
     assert not list((tmp_path / "switches").rglob("*.txt"))
+
+
+# (platform, tool, the parsed (drops, ECN marks) of the first port's queue 3)
+QUEUE_PLATFORMS = [
+    (
+        "eos",
+        "eos-show-interfaces-counters-queue",
+        lambda parsed: next(
+            q["drop_packets"] for q in parsed["queues"] if q["port"] == "Et1/1" and q["queue"] == 3
+        ),
+    ),
+    (
+        "eos",
+        "eos-show-qos-ecn-counters-queue",
+        lambda parsed: next(
+            q["ecn_marked_packets"] for q in parsed["queues"] if q["port"] == "Et1/1" and q["queue"] == 3
+        ),
+    ),
+    (
+        "junos",
+        "junos-show-interfaces-queue",
+        lambda parsed: next(iter(parsed["interfaces"].values()))["queues"]["3"]["ecn_ce_packets"],
+    ),
+    (
+        "junos",
+        "junos-show-interfaces-queue",
+        lambda parsed: next(iter(parsed["interfaces"].values()))["queues"]["3"]["tail_dropped_packets"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("platform", "tool", "counter"), QUEUE_PLATFORMS)
+def test_queue_drops_and_ecn_marks_are_served_and_move(
+    fleet, tmp_path: Path, platform: str, tool: str, counter
+) -> None:
+    """EOS and Junos per-queue counters over SSH from the simulator: they parse and follow the state."""
+    simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
+    known_hosts = tmp_path / "known_hosts"
+    known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
+    switch = switch_for(platform, simulated.port)
+    options = {"host_key_checking": True, "known_hosts": known_hosts}
+    collect_switch_show(switch, "pw", "before", tmp_path, **options)
+    first = simulated.state.ports[0]
+    fleet.call(lambda: simulated.state.counters[first].update(tx_drop=[0, 0, 0, 7, 0, 0, 0, 0]))
+    fleet.call(lambda: simulated.state.counters[first].update(ecn_marked=[0, 0, 0, 7, 0, 0, 0, 0]))
+    collect_switch_show(switch, "pw", "after", tmp_path, **options)
+    folder = tmp_path / "switches" / switch.name
+    before = parse(tool, (folder / "before" / f"{tool}.txt").read_text())
+    after = parse(tool, (folder / "after" / f"{tool}.txt").read_text())
+    assert (counter(before), counter(after)) == (0, 7)

@@ -9,6 +9,7 @@ from typing import Any
 
 from gpunet.model.build import RawInventory, build_fabric
 from gpunet.model.fabric import Fabric
+from gpunet.platforms import get_platform
 
 LEAF = "leaf01"
 HOST = "gpu01"
@@ -20,8 +21,10 @@ def one_leaf_fabric(
     *,
     qos: dict[str, Any] | None = None,
     buffer: dict[str, int] | None = None,
+    model: str | None = None,
 ) -> Fabric:
-    """`ports`: dicts with name, speed_gbps and optionally cable_length_m, mtu, lossless, cabled
+    """`model`: the leaf's hardware model (default: the platform's example model).
+    `ports`: dicts with name, speed_gbps and optionally cable_length_m, mtu, lossless, cabled
     (default True: a NIC of gpu01 is cabled to the port)."""
     fabric = {
         "name": "t",
@@ -51,6 +54,7 @@ def one_leaf_fabric(
         "gpunet_fabric": fabric,
         "ansible_host": "192.0.2.11",
         "gpunet_platform": platform,
+        "gpunet_switch_model": model or get_platform(platform).example_model,
         "gpunet_role": "leaf",
         "gpunet_ports": switch_ports,
     }

@@ -203,15 +203,13 @@ def test_eos_mtu_is_clamped_to_its_maximum_and_the_summary_says_so() -> None:
 
 
 def test_buffer_override_changes_the_headroom_rendered() -> None:
-    default = mixed_fabric("cumulus")
-    small_cells = mixed_fabric("cumulus", buffer={"cell_bytes": 64})
-    xoff = [
-        design_switch(f, f.switches[LEAF])["lossless_ports"][0]["headroom"]["xoff_bytes"]
-        for f in (default, small_cells)
-    ]
-    assert xoff[1] < xoff[0]
+    # NX-OS is the OS that takes gpunet's computed headroom (its system no-drop buffer).
+    default = mixed_fabric("nxos")
+    small_cells = mixed_fabric("nxos", buffer={"cell_bytes": 64})
+    buffers = [design_switch(f, f.switches[LEAF])["nxos"]["system_headroom"] for f in (default, small_cells)]
+    assert buffers[1]["buffer_size"] < buffers[0]["buffer_size"]
     config = render_switch(small_cells, small_cells.switches[LEAF]).config
-    assert f"xoff-threshold {xoff[1]}\n" in config
+    assert f"pause buffer-size {buffers[1]['buffer_size']} " in config
 
 
 def test_ets_shares_and_strict_queues_follow_qos_queues() -> None:

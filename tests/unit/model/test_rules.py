@@ -19,6 +19,54 @@ Mutation = Callable[[dict[str, Any]], Any]
 # (rule, passing mutation at the boundary, failing mutation, data path of the problem)
 RULES: list[tuple[str, Mutation, Mutation, str]] = [
     (
+        "switch model known",
+        lambda inv: inv["host_vars"]["leaf02"].update(gpunet_switch_model="SN5600"),
+        lambda inv: inv["host_vars"]["leaf02"].update(gpunet_switch_model="SN9999"),
+        "leaf02.gpunet_switch_model",
+    ),
+    (
+        "switch model runs the platform",
+        lambda inv: inv["host_vars"]["spine01"].update(gpunet_switch_model="SN5600"),
+        lambda inv: inv["host_vars"]["leaf02"].update(gpunet_switch_model="Z9864F"),
+        "leaf02.gpunet_switch_model",
+    ),
+    (
+        "port name has the platform's form",
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp9s3", "speed_gbps": 100}),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append(
+            {"name": "Ethernet9", "speed_gbps": 100}
+        ),
+        "leaf02.gpunet_ports[3].name",
+    ),
+    (
+        "port name within the model's front panel",
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp64", "speed_gbps": 100}),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp65", "speed_gbps": 100}),
+        "leaf02.gpunet_ports[3].name",
+    ),
+    (
+        "no more ports than the model has",
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].extend(
+            {"name": f"swp{4 + i // 10}s{i % 10}", "speed_gbps": 100} for i in range(509)
+        ),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].extend(
+            {"name": f"swp{4 + i // 10}s{i % 10}", "speed_gbps": 100} for i in range(510)
+        ),
+        "leaf02.gpunet_ports",
+    ),
+    (
+        "port speed the model can run",
+        lambda inv: (
+            inv["host_vars"]["leaf01"].update(gpunet_switch_model="7800R3"),
+            inv["host_vars"]["leaf01"]["gpunet_ports"].append({"name": "Ethernet1/9", "speed_gbps": 400}),
+        ),
+        lambda inv: (
+            inv["host_vars"]["leaf01"].update(gpunet_switch_model="7800R3"),
+            inv["host_vars"]["leaf01"]["gpunet_ports"].append({"name": "Ethernet1/9", "speed_gbps": 800}),
+        ),
+        "leaf01.gpunet_ports[3].speed_gbps",
+    ),
+    (
         "ecn min below max",
         lambda inv: qos(inv).update(ecn={"min_threshold_kb": 999, "max_threshold_kb": 1000}),
         lambda inv: qos(inv).update(ecn={"min_threshold_kb": 1000, "max_threshold_kb": 1000}),
@@ -115,7 +163,7 @@ RULES: list[tuple[str, Mutation, Mutation, str]] = [
     ),
     (
         "platform known",
-        lambda inv: inv["host_vars"]["leaf02"].update(gpunet_platform="junos"),
+        lambda inv: inv["host_vars"]["leaf02"].update(gpunet_platform="cumulus"),
         lambda inv: inv["host_vars"]["leaf02"].update(gpunet_platform="onyx"),
         "leaf02.gpunet_platform",
     ),

@@ -89,6 +89,7 @@ def test_write_inventory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     code, _, err = run(capsys, "--gpus", "16", "--write-inventory", str(target), "--platform", "eos")
     assert code == 0
     assert "passes `gpunet inventory check`" in err
+    assert "addresses: NICs in 198.51.100.0/25, management in 192.0.2.0/24" in err
     assert "gpunet_platform: eos" in (target / "host_vars" / "leaf001.yml").read_text()
     code, _, err = run(capsys, "--gpus", "16", "--write-inventory", str(target))
     assert code == 2 and "is not empty" in err

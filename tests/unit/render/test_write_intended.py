@@ -37,19 +37,19 @@ def test_only_the_changed_file_is_rewritten(tmp_path: Path) -> None:
 
 
 def test_files_of_removed_switches_are_reported_and_removed(tmp_path: Path) -> None:
-    write_intended(_rendered(), tmp_path)
-    (tmp_path / "old-leaf.cfg").write_text("x\n")
+    write_intended({**_rendered(), "old-leaf": RenderedSwitch("old-leaf", "eos", "x\n", "# x\n")}, tmp_path)
     (tmp_path / "README.txt").write_text("kept: not a rendered file\n")
     report = write_intended(_rendered(), tmp_path)
-    assert report.extra == ["old-leaf.cfg"]
+    assert report.extra == ["old-leaf.cfg", "old-leaf.md"]
+    assert report.foreign == ["README.txt"]
     assert not (tmp_path / "old-leaf.cfg").exists()
     assert (tmp_path / "README.txt").exists()
 
 
 def test_check_mode_writes_nothing_and_reports_every_difference(tmp_path: Path) -> None:
-    write_intended(_rendered(), tmp_path)
+    write_intended({**_rendered(), "spare": RenderedSwitch("spare", "eos", "x\n", "x\n")}, tmp_path)
+    (tmp_path / "spare.cfg").unlink()
     (tmp_path / "leaf02.md").unlink()
-    (tmp_path / "spare.md").write_text("x\n")
     report = write_intended(_rendered("z\n"), tmp_path, check=True)
     assert (report.changed, report.missing, report.extra) == (["leaf01.cfg"], ["leaf02.md"], ["spare.md"])
     assert not report.up_to_date

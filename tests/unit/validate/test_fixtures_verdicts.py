@@ -45,7 +45,7 @@ def test_fixture_verdicts(fixture: str, code: int, problems: set[tuple[str, str,
 def test_healthy_fixture_runs_every_catalog_check() -> None:
     checks = {r.check for r in judge(ARTIFACTS / "healthy").results}
     assert {"nic_port_state", "nccl_busbw", "pair_bandwidth", "switch_pfc", "lossless_queue_drops"} <= checks
-    assert len(checks) == 18
+    assert len(checks - {"coverage"}) == 19
 
 
 def test_suspect_nic_names_its_switch_port() -> None:
@@ -54,7 +54,7 @@ def test_suspect_nic_names_its_switch_port() -> None:
     assert "leaf03:Ethernet3/1" in suspect.message
     assert "gpu02, gpu04" in suspect.actual
     single = next(r for r in results if r.check == "fault_localisation" and "<->" in r.target)
-    assert "leaf06:swp1" in single.message and "leaf06:swp2" in single.message
+    assert "leaf06:Ethernet0" in single.message and "leaf06:Ethernet8" in single.message
 
 
 def test_failed_nccl_run_says_why() -> None:
@@ -93,7 +93,7 @@ def test_every_report_format(tmp_path: Path, fixture: str, report_format: str) -
         assert text.startswith("## gpunet-validate") and f"exit code {expected_code}" in text
     else:
         assert "gpunet-validate: fabric prod" in text
-        assert ("\n327 pass, 0 fail" in text) == (fixture == "healthy")
+        assert ("\n550 pass, 0 fail" in text) == (fixture == "healthy")
 
 
 def _problems(fixture: str) -> set[tuple[str, str, Status]]:
@@ -177,15 +177,22 @@ def test_catalog_selects_checks_and_overrides_thresholds(tmp_path: Path) -> None
                  "--output", str(output)])  # fmt: skip
     document = json.loads(output.read_text())
     assert code == 4
-    assert {r["check"] for r in document["results"]} == {"pair_bandwidth"}
+    assert {r["check"] for r in document["results"]} == {"pair_bandwidth", "coverage"}
     assert document["summary"]["fail"] == 32
+    # No host is left out (the pairs name them all); every switch is listed as not checked.
+    unchecked = {r["target"] for r in document["results"] if r["status"] == "not checked"}
+    assert unchecked == set(json.loads((ARTIFACTS / "healthy" / "manifest.json").read_text())["switches"])
 
 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         ("checks: [no_such_check]\n", "unknown ['no_such_check']"),
-        ("checks: [nvlink]\nthresholds: {perftest_min_fraction: -1}\n", "expected a positive number"),
+        ("checks: [nvlink]\nthresholds: {perftest_min_fraction: -1}\n", "perftest_min_fraction: expected a"),
+        ("checks: [nvlink]\nthresholds: {perftest_min_fraction: 1.2}\n", "perftest_min_fraction: expected a"),
+        ("checks: [nvlink]\nthresholds: {nccl_min_fraction: 80}\n", "nccl_min_fraction: expected a fraction"),
+        ("checks: [nvlink]\nthresholds: {perftest_max_latency_us: 0}\n", "perftest_max_latency_us"),
+        ("checks: [nvlink]\nthresholds: {iperf3_min_gbps: yes}\n", "iperf3_min_gbps"),
         ("checks: [nvlink]\nthresholds: {typo: 1}\n", "unknown threshold(s) ['typo']"),
         ("checks: [nvlink]\nextra: 1\n", "expected a mapping"),
     ],

@@ -266,7 +266,9 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
     ("nccl-tests", NCCL_OLD, "format", "old"),
     ("nccl-tests", NCCL_OLD, "rows.1.in_place.busbw_gbs", 173.21),
     ("nccl-tests", NCCL_OLD, "avg_busbw_gbs", 171.518),
-    ("nccl-tests", NCCL_OLD, "passed", True),
+    # No footer: the capture may have been cut; never a pass.
+    ("nccl-tests", NCCL_OLD, "passed", False),
+    ("nccl-tests", NCCL_OLD, "complete", False),
     ("nccl-tests", NCCL_FAILED, "rows", []),
     ("nccl-tests", NCCL_FAILED, "passed", False),
     ("nccl-tests", NCCL_WRONG, "passed", False),
@@ -299,6 +301,7 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
     ("traffic-class", "Global tclass=106\n", "traffic_class", 106),
     ("traffic-class", "106\n", "traffic_class", 106),
     ("lsmod", "Module                  Size  Used by\nmlx5_ib 479232  0\n", "modules", ["mlx5_ib"]),
+    ("roce-gids", "3 0000:0000:0000:0000:0000:ffff:0a00:0001 RoCE_v2 eth0\n", "gids.0.type", "RoCE v2"),
 ]
 
 
@@ -377,6 +380,9 @@ SHOW_COMMAND_TOOLS = {
     "show pfc priority": "sonic-show-pfc-priority",
     "show queue counters": "sonic-show-queue-counters",
     "show interfaces et-0/0/0 extensive": "junos-show-interfaces-extensive",
+    "show interfaces counters queue": "eos-show-interfaces-counters-queue",
+    "show qos interfaces ecn counters queue": "eos-show-qos-ecn-counters-queue",
+    "show interfaces queue et-0/0/0": "junos-show-interfaces-queue",
 }
 # The documented example state: PFC on the first port, rx_pfc[3]=1520, tx_pfc[3]=37.
 SHOW_COMMAND_FACTS = {
@@ -390,6 +396,15 @@ SHOW_COMMAND_FACTS = {
     "sonic-show-pfc-priority": ("interfaces.Ethernet0", [3]),
     "sonic-show-queue-counters": ("queues.3.counter_pkts", 981234),
     "junos-show-interfaces-extensive": ("interfaces.et-0/0/0.priorities.3.rx_pause", 1520),
+    "eos-show-interfaces-counters-queue": (
+        "queues.3", {"port": "Et1/1", "queue": 3, "tx_packets": 981234, "drop_packets": 0}
+    ),
+    "eos-show-qos-ecn-counters-queue": ("queues.3.ecn_marked_packets", 5521),
+    "junos-show-interfaces-queue": (
+        "interfaces.et-0/0/0.queues.3",
+        {"forwarding_class": "no-loss", "queued_packets": 981234, "transmitted_packets": 981234,
+         "tail_dropped_packets": 0, "red_dropped_packets": 0, "ecn_ce_packets": 5521},
+    ),
 }  # fmt: skip
 
 

@@ -19,6 +19,7 @@ from gpunet.validate.checks.host import (
     NtpOffset,
     NvLink,
     RoceGid,
+    RoceGidIndex,
 )
 from gpunet.validate.checks.switch import LosslessQueueDrops, SwitchEcn, SwitchPfc
 from gpunet.validate.checks.traffic import (
@@ -35,6 +36,7 @@ CHECKS: dict[str, type[Check]] = {
     for check in (
         NicPortState,
         RoceGid,
+        RoceGidIndex,
         NicQos,
         GpuCount,
         NvLink,
@@ -65,6 +67,7 @@ class Catalog:
         self.checks = checks
         self.threshold_overrides = thresholds
         self.source = source
+        self.path = source.removesuffix(": thresholds")
 
     def thresholds(self, base: Thresholds) -> Thresholds:
         merged = {**_as_dict(base), **self.threshold_overrides}

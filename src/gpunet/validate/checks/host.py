@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from gpunet.validate.checks.base import GPUS, RDMA_NICS, Check, read_host
+from gpunet.validate.gid_index import inventory_gid, perftest_choice
 from gpunet.validate.manifest import HostExpectation, NicExpectation
 from gpunet.validate.results import Result
 
@@ -69,6 +70,45 @@ class RoceGid(Check):
                 gids = [g for g in (port or {}).get("gids", []) if "v2" in (g.get("type") or "")]
                 actual = f"GID index {gids[0]['index']} ({gids[0]['type']})" if gids else "no RoCE v2 GID"
                 yield self.result(target, bool(gids), expected, actual)
+
+
+class RoceGidIndex(Check):
+    name = "roce_gid_index"
+    description = "The NIC's GID table has a RoCE v2 GID carrying its inventory address; says the index"
+    categories = ("nic",)
+    commands = ("roce-gids",)
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        if self.manifest.transport != "roce":
+            return
+        for host in self.manifest.hosts.values():
+            for nic in host.nics:
+                target = f"{host.name}:{nic.name}"
+                expected = f"a RoCE v2 GID carrying {nic.address or 'the inventory address'}"
+                parsed, problem = read_host(self, host, "roce-gids", target, expected, nic.name)
+                if problem:
+                    yield problem
+                    continue
+                if not nic.address:
+                    yield self.result(target, False, expected, "manifest has no NIC address (re-collect)")
+                    continue
+                ours = inventory_gid(parsed["gids"], nic.address)
+                if ours is None:
+                    v2 = [f"{g['index']}={g['gid']}" for g in parsed["gids"] if g["type"] == "RoCE v2"]
+                    yield self.result(
+                        target, False, expected, f"no such GID (RoCE v2: {', '.join(v2) or 'none'})"
+                    )
+                    continue
+                pick = perftest_choice(parsed["gids"])
+                note = (
+                    "perftest picks it itself"
+                    if pick == ours["index"]
+                    else f"perftest needs -x {ours['index']}"
+                )
+                yield self.result(
+                    target, True, expected, f"GID index {ours['index']} on {ours['ndev']} ({note})"
+                )
 
 
 class NicQos(Check):

@@ -1,8 +1,8 @@
 """Switch checks from the PFC/ECN/queue show commands collected before and after the traffic tests.
 
-Which show command answers which question differs per OS; an OS whose collected commands cannot
-answer a question (EOS and Junos print PFC counters only) gets no result for that check, and
-docs/validation.md lists those gaps.
+Which show command answers which question differs per OS; a switch whose collected commands
+cannot answer any check's question is listed as "not checked" with the reason (validate.coverage),
+and docs/validation.md lists the gaps per OS.
 """
 
 from __future__ import annotations
@@ -23,7 +23,11 @@ BEFORE = "before"
 # verify_switch action plugin runs exactly these.
 SWITCH_COMMANDS: dict[str, dict[str, str]] = {
     "nxos": {"nxos-show-interface-pfc": "show interface priority-flow-control"},
-    "eos": {"eos-show-pfc-counters": "show priority-flow-control counters"},
+    "eos": {
+        "eos-show-pfc-counters": "show priority-flow-control counters",
+        "eos-show-interfaces-counters-queue": "show interfaces counters queue",
+        "eos-show-qos-ecn-counters-queue": "show qos interfaces ecn counters queue",
+    },
     "cumulus": {"cumulus-nv-show-qos-roce": "nv show qos roce"},
     "sonic": {
         "sonic-show-pfc-priority": "show pfc priority",
@@ -31,7 +35,7 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
         "sonic-show-queue-counters": "show queue counters",
         "sonic-show-ecn": "show ecn",
     },
-    "junos": {},
+    "junos": {"junos-show-interfaces-queue": "show interfaces queue"},
 }
 
 
@@ -97,11 +101,19 @@ def _priorities(text: str | None) -> list[int]:
 class SwitchEcn(_SwitchCheck):
     name = "switch_ecn"
     description = "ECN marking is on for the lossless traffic class with the designed thresholds"
-    commands = ("sonic-show-ecn", "cumulus-nv-show-qos-roce")
-    platforms = ("sonic", "cumulus")
+    commands = (
+        "sonic-show-ecn",
+        "cumulus-nv-show-qos-roce",
+        "eos-show-qos-ecn-counters-queue",
+        "junos-show-interfaces-queue",
+    )
+    platforms = ("sonic", "cumulus", "eos", "junos")
 
     def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
         m = self.manifest
+        if switch.platform in ("eos", "junos"):
+            yield from self._judge_ecn_counters(switch)
+            return
         try:
             if switch.platform == "cumulus":
                 expected = f"ECN mode, enabled on TC {m.lossless_priority}"
@@ -132,14 +144,41 @@ class SwitchEcn(_SwitchCheck):
         ]
         yield self.result(switch.name, bool(matching), expected, "; ".join(seen) or "no profile")
 
+    def _judge_ecn_counters(self, switch: SwitchExpectation) -> Iterator[Result]:
+        """EOS and Junos print no ECN profile view we collect: the lossless queue of every lossless
+        port must keep an ECN-marked counter (ECN is on there); the marks during the tests are shown."""
+        queue = self.manifest.lossless_priority
+        expected = f"an ECN-marked counter on queue {queue}"
+        try:
+            before = per_queue(self.read(switch, BEFORE, _ECN_TOOLS[switch.platform]), "ecn")
+            after = per_queue(self.read(switch, AFTER, _ECN_TOOLS[switch.platform]), "ecn")
+        except InputError as error:
+            yield self.error(switch.name, expected, error)
+            return
+        for port in switch.lossless_ports:
+            marks_after, marks_before = after.get((port, queue)), before.get((port, queue))
+            if marks_after is None:
+                actual = "port not listed" if port not in {p for p, _ in after} else "no ECN counter"
+                yield self.result(f"{switch.name}:{port}", False, expected, f"queue {queue}: {actual}")
+                continue
+            delta = marks_after - (marks_before or 0)
+            yield self.result(f"{switch.name}:{port}", True, expected, f"{delta} ECN marks on queue {queue}")
+
 
 class LosslessQueueDrops(_SwitchCheck):
     name = "lossless_queue_drops"
     description = "No packet was dropped on the lossless queue of a lossless port during the traffic tests"
-    commands = ("sonic-show-queue-counters",)
-    platforms = ("sonic",)
+    commands = (
+        "sonic-show-queue-counters",
+        "eos-show-interfaces-counters-queue",
+        "junos-show-interfaces-queue",
+    )
+    platforms = ("sonic", "eos", "junos")
 
     def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
+        if switch.platform in QUEUE_TOOLS:
+            yield from self._judge_queue_drops(switch)
+            return
         queue = f"UC{self.manifest.lossless_priority}"
         expected = f"0 drops on {queue} between before and after"
         try:
@@ -155,6 +194,65 @@ class LosslessQueueDrops(_SwitchCheck):
             delta = after[port] - before[port]
             yield self.result(f"{switch.name}:{port}", delta == 0, expected, f"{delta} drops on {queue}")
 
+    def _judge_queue_drops(self, switch: SwitchExpectation) -> Iterator[Result]:
+        queue = self.manifest.lossless_priority
+        expected = f"0 drops on queue {queue} between before and after"
+        tool = QUEUE_TOOLS[switch.platform]
+        try:
+            before = per_queue(self.read(switch, BEFORE, tool), "drops")
+            after = per_queue(self.read(switch, AFTER, tool), "drops")
+        except InputError as error:
+            yield self.error(switch.name, expected, error)
+            return
+        for port in switch.lossless_ports:
+            if after.get((port, queue)) is None or before.get((port, queue)) is None:
+                yield self.result(
+                    f"{switch.name}:{port}", False, expected, f"queue {queue} not in the counters"
+                )
+                continue
+            delta = after[(port, queue)] - before[(port, queue)]
+            yield self.result(
+                f"{switch.name}:{port}", delta == 0, expected, f"{delta} drops on queue {queue}"
+            )
+
+
+# The per-queue counter command of the platforms whose drops and ECN marks come from one.
+QUEUE_TOOLS = {
+    "eos": "eos-show-interfaces-counters-queue",
+    "junos": "junos-show-interfaces-queue",
+}
+_ECN_TOOLS = {"eos": "eos-show-qos-ecn-counters-queue", "junos": "junos-show-interfaces-queue"}
+
+
+def per_queue(parsed: dict[str, Any], counter: str) -> dict[tuple[str, int], int | None]:
+    """(port as the inventory names it, queue) -> dropped or ECN-marked packets, for EOS and Junos."""
+    if "interfaces" in parsed:  # Junos
+        key = "ecn_ce_packets" if counter == "ecn" else "tail_dropped_packets"
+        values: dict[tuple[str, int], int | None] = {}
+        for port, interface in parsed["interfaces"].items():
+            for queue, counters in interface["queues"].items():
+                drops = [counters.get(k) for k in ("tail_dropped_packets", "red_dropped_packets")]
+                value = counters.get(key) if counter == "ecn" else _sum_known(drops)
+                values[(port, int(queue))] = value
+        return values
+    key = "ecn_marked_packets" if counter == "ecn" else "drop_packets"
+    return {(_eos_long_name(row["port"]), row["queue"]): row.get(key) for row in parsed["queues"]}
+
+
+def _sum_known(values: list[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def _eos_long_name(port: str) -> str:
+    return "Ethernet" + port[2:] if port.startswith("Et") and not port.startswith("Ethernet") else port
+
 
 def _drops(parsed: dict[str, Any], queue: str) -> dict[str, int]:
     return {row["port"]: row["drop_pkts"] or 0 for row in parsed["queues"] if row["queue"] == queue}
+
+
+# Which platforms' output each switch check reads (for the "not checked" reason of the others).
+SWITCH_CHECK_PLATFORMS: dict[str, tuple[str, ...]] = {
+    check.name: check.platforms for check in (SwitchPfc, SwitchEcn, LosslessQueueDrops)
+}

@@ -55,6 +55,8 @@ class _PairCheck(Check):
                 parsed = self.artifacts.parsed(relative, "perftest")
                 if parsed["error"]:
                     raise InputError(f"{self.tool} reported: {parsed['error']}")
+                if not parsed["complete"]:
+                    raise InputError(f"{relative}: incomplete capture (no closing line after the results)")
             except InputError as error:
                 yield self.unavailable(ends.target, [ends.client, ends.server], error, expected)
                 continue
@@ -62,6 +64,11 @@ class _PairCheck(Check):
 
     @abstractmethod
     def expectation(self, ends: PairEnds) -> str: ...
+
+    def could_not_judge(self, ends: PairEnds, expected: str, why: str) -> Result:
+        return Result(
+            self.name, ends.target, Status.ERROR, expected, "no usable column", why, self.categories[0]
+        )
 
     @abstractmethod
     def judge(self, ends: PairEnds, row: dict, expected: str) -> Result: ...
@@ -84,7 +91,9 @@ class PairBandwidth(_PairCheck):
 
     def judge(self, ends: PairEnds, row: dict, expected: str) -> Result:
         floor = self.thresholds.perftest_min_fraction * self.line_rate(ends)
-        measured = row["bw_avg_gbps"]
+        measured = row.get("bw_avg_gbps")
+        if measured is None:
+            return self.could_not_judge(ends, expected, f"no 'BW average' column in {sorted(row)}")
         actual = f"{measured:.1f} Gb/s average at {row['bytes']} B"
         return self.result(ends.target, measured >= floor, expected, actual)
 
@@ -96,12 +105,16 @@ class PairLatency(_PairCheck):
     tool = "ib_read_lat"
 
     def expectation(self, ends: PairEnds) -> str:
-        return f"t_typical <= {self.thresholds.perftest_max_latency_us:g} us"
+        return f"t_typical (t_avg in duration mode) <= {self.thresholds.perftest_max_latency_us:g} us"
 
     def judge(self, ends: PairEnds, row: dict, expected: str) -> Result:
-        typical = row["t_typical_us"]
-        actual = f"t_typical {typical:g} us at {row['bytes']} B"
-        return self.result(ends.target, typical <= self.thresholds.perftest_max_latency_us, expected, actual)
+        # Judge what the run reported: t_typical (median) normally, t_avg in duration mode (-D).
+        column = next((key for key in ("t_typical_us", "t_avg_us") if row.get(key) is not None), None)
+        if column is None:
+            return self.could_not_judge(ends, expected, f"no t_typical or t_avg column in {sorted(row)}")
+        latency = row[column]
+        actual = f"{column.removesuffix('_us')} {latency:g} us at {row.get('bytes')} B"
+        return self.result(ends.target, latency <= self.thresholds.perftest_max_latency_us, expected, actual)
 
 
 class FaultLocalisation(Check):
@@ -194,8 +207,18 @@ class NcclBusBandwidth(Check):
                 yield self.unavailable(f"nccl:{run.name}", hosts, error, expected)
                 continue
             if parsed["error"]:
-                yield self.result(
-                    f"nccl:{run.name}", False, expected, "no results", f"run failed: {parsed['error']}"
+                seen = f"{len(parsed['rows'])} result rows" if parsed["rows"] else "no results"
+                yield self.result(f"nccl:{run.name}", False, expected, seen, f"run failed: {parsed['error']}")
+                continue
+            if not parsed["complete"]:
+                yield Result(
+                    self.name,
+                    f"nccl:{run.name}",
+                    Status.ERROR,
+                    expected,
+                    f"{len(parsed['rows'])} result rows, no footer",
+                    f"nccl/{run.name}.txt: incomplete capture (no 'Avg bus bandwidth' footer): not judged",
+                    self.categories[0],
                 )
                 continue
             wrong = sum(
@@ -204,7 +227,14 @@ class NcclBusBandwidth(Check):
                 for half in (row["out_of_place"], row["in_place"])
             )
             wrong += parsed["out_of_bounds"] or 0
-            peak = max(row["out_of_place"]["busbw_gbs"] or 0 for row in parsed["rows"])
+            peak = max(
+                (
+                    half["busbw_gbs"] or 0
+                    for row in parsed["rows"]
+                    for half in (row["out_of_place"], row["in_place"])
+                ),
+                default=0,
+            )
             actual = f"{wrong} wrong, peak busbw {peak:g} GB/s (avg {parsed['avg_busbw_gbs']})"
             yield self.result(f"nccl:{run.name}", wrong == 0 and peak >= floor, expected, actual)
 
@@ -251,7 +281,7 @@ def bandwidth_matrix(check_context: Check) -> list[PairMeasurement]:
         )
         try:
             parsed = check_context.artifacts.parsed(relative, "perftest")
-            gbps = parsed["results"][-1]["bw_avg_gbps"] if parsed["results"] else None
+            gbps = parsed["results"][-1].get("bw_avg_gbps") if parsed["results"] else None
         except InputError:
             gbps = None
         rate = min(ends.client_nic.speed_gbps, ends.server_nic.speed_gbps)

@@ -2,7 +2,8 @@
 
 `PARSERS` maps the TOOL names of `gpunet parse TOOL FILE` (and of the artifacts folder's
 `<tool>.txt` files) to their parse function. Every parser raises ParseError with a one-line
-reason for text it cannot read, and ignores stray lines it does not know.
+reason for text it cannot read, and ignores stray lines it does not know. `parse` cleans the text
+first (parsers.clean) and turns any exception of a parser into a ParseError.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from gpunet.validate.parsers.base import ParseError
 from gpunet.validate.parsers.chronyc import parse_chronyc_tracking
+from gpunet.validate.parsers.clean import clean_text, refuse_doubled_capture
 from gpunet.validate.parsers.cumulus import parse_nv_show_qos_roce
 from gpunet.validate.parsers.host_files import (
     parse_lsmod,
@@ -27,6 +29,12 @@ from gpunet.validate.parsers.mlnx_qos import parse_mlnx_qos
 from gpunet.validate.parsers.nccl_tests import parse_nccl_tests
 from gpunet.validate.parsers.nvidia_smi import parse_nvidia_smi_query, parse_nvidia_smi_topo
 from gpunet.validate.parsers.perftest import parse_perftest
+from gpunet.validate.parsers.queue_counters import (
+    parse_eos_counters_queue,
+    parse_eos_ecn_counters_queue,
+    parse_junos_interfaces_queue,
+)
+from gpunet.validate.parsers.roce_gids import parse_roce_gids
 from gpunet.validate.parsers.sonic import (
     parse_show_ecn,
     parse_show_pfc_counters,
@@ -57,6 +65,7 @@ PARSERS: dict[str, Parser] = {
     "lspci-acs": parse_lspci_acs,
     "lsmod": parse_lsmod,
     "nft-ruleset": parse_nft_ruleset,
+    "roce-gids": parse_roce_gids,
     # Switch show commands, one per OS command.
     "sonic-show-pfc-counters": parse_show_pfc_counters,
     "sonic-show-pfc-priority": parse_show_pfc_priority,
@@ -67,6 +76,9 @@ PARSERS: dict[str, Parser] = {
     "nxos-show-interface-pfc": parse_nxos_show_interface_pfc,
     "eos-show-pfc-counters": parse_eos_show_pfc_counters,
     "junos-show-interfaces-extensive": parse_junos_show_interfaces_extensive,
+    "eos-show-interfaces-counters-queue": parse_eos_counters_queue,
+    "eos-show-qos-ecn-counters-queue": parse_eos_ecn_counters_queue,
+    "junos-show-interfaces-queue": parse_junos_interfaces_queue,
 }
 
 
@@ -76,12 +88,14 @@ def parse(tool: str, text: str) -> dict[str, Any]:
         parser = PARSERS[tool]
     except KeyError:
         raise ParseError(f"unknown tool {tool!r} (expected one of: {', '.join(sorted(PARSERS))})") from None
+    text = clean_text(text)
     try:
+        refuse_doubled_capture(text)
         return parser(text)
     except ParseError:
         raise
-    except (ValueError, IndexError, KeyError, TypeError) as error:
-        # A parser bug on odd input must still end as a one-line reason, not a traceback.
+    except Exception as error:
+        # A parser bug on odd input must still end as a one-line reason (exit 3), not a traceback.
         raise ParseError(f"cannot parse {tool} output: {type(error).__name__}: {error}") from None
 
 

@@ -1,4 +1,9 @@
-"""NVIDIA Cumulus Linux NVUE `nv show qos roce`."""
+"""NVIDIA Cumulus Linux NVUE `nv show qos roce`.
+
+A section is a title line underlined with `=`. Sections the parser does not know (a newer
+release's extra table) are listed under `unknown_tables` and their rows ignored, so they never
+leak into the settings table or into another section.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ def parse_nv_show_qos_roce(text: str) -> dict[str, Any]:
     spans = column_spans(lines[first_rule])
     parent = ""
     index = first_rule + 1
-    while index < len(lines) and lines[index].strip() and lines[index].strip() not in _SECTIONS:
+    while index < len(lines) and lines[index].strip() and not _is_title(lines, index):
         line = lines[index]
         key = line[: spans[1][0]].strip()
         key = f"{parent}.{key}" if line.startswith("  ") and parent else key
@@ -49,14 +54,26 @@ def parse_nv_show_qos_roce(text: str) -> dict[str, Any]:
     return result
 
 
+def _is_title(lines: list[str], index: int) -> bool:
+    """A section title: a line the next line underlines with `=`."""
+    following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+    return bool(lines[index].strip()) and bool(following) and set(following) == {"="}
+
+
 def _read_sections(lines: list[str], result: dict[str, Any]) -> None:
     name: str | None = None
     header: list[str] = []
-    for line in lines:
+    result["unknown_tables"] = []
+    for index, line in enumerate(lines):
         stripped = line.strip()
-        if stripped in _SECTIONS:
-            name = _SECTIONS[stripped]
-            result[name] = []
+        if _is_title(lines, index) or stripped in _SECTIONS:
+            name = _SECTIONS.get(stripped)
+            if name is None:
+                result["unknown_tables"].append(stripped)
+            else:
+                if name in result:
+                    raise ParseError(f"section {stripped!r} appears twice (a duplicated capture)")
+                result[name] = []
             header = []
         elif name is None or not stripped or set(stripped) == {"="} or is_rule(line) or stripped == "No Data":
             continue

@@ -10,7 +10,9 @@ from typing import Any
 from gpunet.validate.parsers.base import ParseError, content_lines
 
 _ASSIGNMENT = re.compile(r"^(?P<key>[A-Z][A-Z0-9_]*)\s*=\s*(?P<value>.*)$")
-_TRAFFIC_CLASS = re.compile(r"(?:tclass=)?(?P<value>\d+)\s*$")
+# The whole line: `Global tclass=106` (MLNX_OFED, newer kernels) or the bare number (older ones).
+_TRAFFIC_CLASS = re.compile(r"^(?:Global tclass=)?(?P<value>\d{1,3})$")
+TRAFFIC_CLASS_MAX = 255  # an 8-bit IPv4 TOS / IPv6 traffic class
 _LSPCI_DEVICE = re.compile(
     r"^(?P<address>[0-9a-fA-F]{2,4}:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2})?\.[0-7])\s+(?P<name>.+)$"
 )
@@ -33,10 +35,14 @@ def parse_nccl_conf(text: str) -> dict[str, Any]:
 
 def parse_traffic_class(text: str) -> dict[str, Any]:
     """/sys/class/infiniband/<dev>/tc/1/traffic_class: newer kernels print `Global tclass=106`."""
-    for line in reversed(content_lines(text)):
-        if match := _TRAFFIC_CLASS.search(line.strip()):
-            return {"traffic_class": int(match["value"])}
-    raise ParseError("no traffic class number found")
+    lines = [line.strip() for line in content_lines(text) if line.strip()]
+    match = _TRAFFIC_CLASS.match(lines[0]) if len(lines) == 1 else None
+    if match and int(match["value"]) <= TRAFFIC_CLASS_MAX:
+        return {"traffic_class": int(match["value"])}
+    shown = lines[0][:60] if lines else ""
+    raise ParseError(
+        f"not a traffic_class file: expected one line 'Global tclass=N' or 'N' with N 0..255, got {shown!r}"
+    )
 
 
 def parse_lspci_acs(text: str) -> dict[str, Any]:

@@ -1,4 +1,10 @@
-"""`ibstat`: one `CA '<name>'` block per RDMA device, with `Port N:` sub-blocks."""
+"""`ibstat`: one `CA '<name>'` block per RDMA device, with `Port N:` sub-blocks.
+
+Fields are recognised by name, not by indentation, so a copy whose indentation was flattened
+(markdown, chat) still yields its ports. A device listed twice is a duplicated capture (an
+error, never twice the devices); a port without its last field (`Link layer`), or fewer ports
+than the device's `Number of ports`, means the capture was cut: an error naming the device.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,8 @@ from typing import Any
 from gpunet.validate.parsers.base import ParseError, content_lines, to_number
 
 _CA = re.compile(r"^CA '(?P<name>[^']+)'")
-_PORT = re.compile(r"^\s+Port (?P<port>\d+):\s*$")
-_FIELD = re.compile(r"^\s+(?P<key>[A-Za-z][A-Za-z ]*?):\s*(?P<value>.*)$")
+_PORT = re.compile(r"^\s*Port (?P<port>\d+):\s*$")
+_FIELD = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z ]*?):\s*(?P<value>.*)$")
 
 _PORT_KEYS = {
     "State": "state",
@@ -31,7 +37,9 @@ def parse_ibstat(text: str) -> dict[str, Any]:
     devices: list[dict[str, Any]] = []
     port: dict[str, Any] | None = None
     for line in content_lines(text):
-        if match := _CA.match(line):
+        if match := _CA.match(line.strip()):
+            if any(device["name"] == match["name"] for device in devices):
+                raise ParseError(f"CA '{match['name']}' is listed twice (a duplicated capture)")
             devices.append({"name": match["name"], "ports": []})
             port = None
         elif not devices:
@@ -47,4 +55,25 @@ def parse_ibstat(text: str) -> dict[str, Any]:
                 devices[-1][_DEVICE_KEYS[key]] = to_number(value) if key == "Number of ports" else value
     if not devices:
         raise ParseError("no \"CA '<name>'\" block found: not ibstat output, or no RDMA device present")
+    _refuse_cut_capture(devices)
     return {"devices": devices}
+
+
+def _refuse_cut_capture(devices: list[dict[str, Any]]) -> None:
+    # Every ibstat release prints `Port GUID` per port; releases with RoCE support end each port
+    # with `Link layer`. A port missing what its capture's other ports have was cut.
+    ports = [port for device in devices for port in device["ports"]]
+    last_field = "link_layer" if any("link_layer" in port for port in ports) else "port_guid"
+    for device in devices:
+        cut = next((p for p in device["ports"] if last_field not in p or "port_guid" not in p), None)
+        if cut is not None:
+            missing = "Link layer" if last_field == "link_layer" and "port_guid" in cut else "Port GUID"
+            raise ParseError(
+                f"incomplete ibstat capture: CA '{device['name']}' port {cut['port']} has no '{missing}'"
+            )
+        expected = device.get("port_count")
+        if isinstance(expected, int) and len(device["ports"]) < expected:
+            raise ParseError(
+                f"incomplete ibstat capture: CA '{device['name']}' lists {len(device['ports'])} of "
+                f"{expected} ports"
+            )

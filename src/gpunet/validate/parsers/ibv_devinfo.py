@@ -39,7 +39,9 @@ def parse_ibv_devinfo(text: str) -> dict[str, Any]:
     devices: list[dict[str, Any]] = []
     port: dict[str, Any] | None = None
     for line in content_lines(text):
-        if match := _HCA.match(line):
+        if match := _HCA.match(line.strip()):
+            if any(device["name"] == match["name"] for device in devices):
+                raise ParseError(f"hca_id {match['name']} is listed twice (a duplicated capture)")
             devices.append({"name": match["name"], "ports": []})
             port = None
         elif not devices:

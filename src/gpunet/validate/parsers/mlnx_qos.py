@@ -1,7 +1,13 @@
 """`mlnx_qos -i <if>`: trust state, DSCP->priority map, PFC enable vector, TC->priority map.
 
-A capture may hold several runs (e.g. a setup script's trace); the last complete one wins,
-since it shows the state the NIC was left in.
+A capture may hold several runs (e.g. a setup script's trace); the last one is the state the
+NIC was left in, so it must be complete (a cut last run is an error, not an older run's state).
+
+Per traffic class: the TSA, its ETS bandwidth share (`tsa: ets, bw: 50%`) and every priority
+listed under it: newer mlnx_qos prints one `priority:` line per priority and only the classes
+that hold one, older releases one line per class (both forms occur in public captures). Where
+priorities are listed, every priority 0-7 belongs to exactly one class; fewer means the capture
+was cut inside the list.
 """
 
 from __future__ import annotations
@@ -15,8 +21,11 @@ _TRUST = re.compile(r"^Priority trust state:\s*(?P<trust>\S+)")
 _DCBX = re.compile(r"^DCBX mode:\s*(?P<mode>.+)$")
 _DSCP_MAP = re.compile(r"^prio:(?P<prio>\d+)\s+dscp:(?P<dscp>[\d,]+)")
 _CABLE = re.compile(r"^Cable len:\s*(?P<length>\d+)")
-_PFC_ENABLED = re.compile(r"^enabled\s+(?P<vector>[01](\s+[01]){7})\s*$")
-_TC = re.compile(r"^tc:\s*(?P<tc>\d+)\s+ratelimit:\s*(?P<rate>[^,]+),\s*tsa:\s*(?P<tsa>\S+)")
+_PFC_ENABLED = re.compile(r"^enabled:?\s+(?P<vector>[01](\s+[01]){7})\s*$")
+_TC = re.compile(
+    r"^tc:\s*(?P<tc>\d+)\s+ratelimit:\s*(?P<rate>[^,]+),\s*tsa:\s*(?P<tsa>[a-z]+)"
+    r"(?:,\s*bw:\s*(?P<bw>\d+)%)?"
+)
 _TC_PRIORITIES = re.compile(r"^priority:\s*(?P<priorities>[\d\s]+)$")
 
 
@@ -45,19 +54,33 @@ def parse_mlnx_qos(text: str) -> dict[str, Any]:
                     "tc": int(match["tc"]),
                     "ratelimit": match["rate"].strip(),
                     "tsa": match["tsa"],
+                    "bw_percent": int(match["bw"]) if match["bw"] else None,
                     "priorities": [],
                 }
             )
         elif (match := _TC_PRIORITIES.match(line)) and runs[-1]["tcs"]:
-            runs[-1]["tcs"][-1]["priorities"] = [int(p) for p in match["priorities"].split()]
-    complete = [run for run in runs if run["trust"] is not None and run["pfc_enabled"] is not None]
-    if not complete:
+            runs[-1]["tcs"][-1]["priorities"].extend(int(p) for p in match["priorities"].split())
+    if not runs or all(run["trust"] is None or run["pfc_enabled"] is None for run in runs):
         raise ParseError("no 'Priority trust state' with a 'PFC configuration' table: not mlnx_qos output")
-    run = complete[-1]
+    run = runs[-1]
+    if run["trust"] is None or run["pfc_enabled"] is None:
+        raise ParseError("incomplete mlnx_qos capture: the last run has no trust state or PFC table")
+    _refuse_cut_priority_list(run["tcs"])
     run["pfc_priorities"] = [prio for prio, bit in enumerate(run["pfc_enabled"]) if bit]
     # String keys, as the JSON that `gpunet parse` prints would have them anyway.
     run["dscp_to_priority"] = {str(dscp): prio for dscp, prio in sorted(run["dscp_to_priority"].items())}
     return run
+
+
+def _refuse_cut_priority_list(tcs: list[dict[str, Any]]) -> None:
+    listed = [prio for tc in tcs for prio in tc["priorities"]]
+    if not listed:
+        return  # a release (or an excerpt) that prints no priority lines: nothing to count
+    if len(listed) != len(set(listed)):
+        raise ParseError(f"a priority is listed under two traffic classes: {listed}")
+    if sorted(listed) != list(range(8)):
+        missing = sorted(set(range(8)) - set(listed))
+        raise ParseError(f"incomplete mlnx_qos capture: priorities {missing} are under no traffic class")
 
 
 def _new_run(dcbx_mode: str | None = None) -> dict[str, Any]:

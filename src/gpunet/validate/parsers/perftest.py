@@ -1,7 +1,17 @@
-"""perftest (`ib_write_bw`, `ib_read_lat`, ...): a header block, then a result table.
+"""perftest (`ib_write_bw`, `ib_read_lat`, `ib_atomic_bw`, ...): a title, a header block, then a
+result table closed by a dashed line.
 
-Bandwidth is always returned in Gb/s. Without --report_gbits perftest prints MB/sec, where one
-MB is 2**20 bytes (perftest's own format factor), so the conversion is exact, not decimal.
+Titles follow linux-rdma/perftest `src/perftest_parameters.c` `ctx_print_test_info`
+(`<verb> [<atomic op>] [Bidirectional] [Post List] BW|Latency [forwarding] [Multicast] Test`).
+Columns are read by name from the table header (`src/perftest_parameters.h` RESULT_FMT*: BW in
+MB/sec or Gb/sec, per-port and QoS `#sl` layouts, latency t_min..t_typical plus t_avg, t_stdev and
+percentiles, duration mode `-D` with t_avg and tps), so a layout with fewer or more columns still
+maps each value to its own name. Bandwidth is always returned in Gb/s: without --report_gbits
+perftest prints MB/sec, where one MB is 2**20 bytes (perftest's own format factor).
+
+perftest closes its table with a dashed line; a capture without it is returned with
+`complete: false` (cut short, or a `--run_infinitely` run that was killed) and the checks do not
+pass it; a last row with fewer values than columns was cut mid-line and is an error.
 """
 
 from __future__ import annotations
@@ -11,47 +21,84 @@ from typing import Any
 
 from gpunet.validate.parsers.base import ParseError, content_lines, is_number
 
-_TITLE = re.compile(r"^\s*(?P<op>RDMA_Write|RDMA_Read|Send|Atomic\w*)\s+(?P<kind>BW|Latency)\s+Test\s*$")
+_VERBS = {"Send": "send", "RDMA_Write": "write", "RDMA_Write_imm": "write_imm", "RDMA_Read": "read"}
+_VERBS |= {"Atomic": "atomic"}
+_TITLE = re.compile(
+    r"^\s*(?P<verb>RDMA_Write_imm|RDMA_Write|RDMA_Read|Send|Atomic)"
+    r"(?: (?P<atomic>FETCH_AND_ADD|CMP_AND_SWAP))?"
+    r"(?P<bidirectional> Bidirectional)?(?P<post_list> Post List)?"
+    r" (?P<kind>BW|Latency)(?: forwarding)?(?: Multicast)? Test\s*$"
+)
+_RULE = re.compile(r"^\s*-{20,}\s*$")
 _HEADER_FIELD = re.compile(r"([A-Za-z][\w .()*/-]*?)\s*:\s*(\S+(?:\[B\])?)")
+_COLUMN = re.compile(
+    r"#\w+|BW (?:peak|average|Port\d)\[[^\]]*\]|MsgRate(?: Port\d)?\[[^\]]*\]"
+    r"|[\d.]+% percentile\[[^\]]*\]|tps average|\S+"
+)
 _ERROR = re.compile(
     r"(couldn't|could not|unable|failed|failure|error|no .*device|not found|timed? ?out|refused)",
     re.IGNORECASE,
 )
 _MEGABYTES_TO_GBITS = 2**20 * 8 / 1e9
-_LATENCY_KEYS = ("t_min_us", "t_max_us", "t_typical_us", "t_avg_us", "t_stdev_us", "p99_us", "p999_us")
-
 _HEADER_KEYS = {"Device": "device", "Link type": "link_type", "Mtu": "mtu", "GID index": "gid_index"}
+# Column name (unit stripped) -> result key.
+_COLUMNS = {
+    "#bytes": "bytes",
+    "#iterations": "iterations",
+    "#sl": "sl",
+    "BW peak": "bw_peak_gbps",
+    "BW average": "bw_avg_gbps",
+    "MsgRate": "msg_rate_mpps",
+    "t_min": "t_min_us",
+    "t_max": "t_max_us",
+    "t_typical": "t_typical_us",
+    "t_avg": "t_avg_us",
+    "t_stdev": "t_stdev_us",
+    "99% percentile": "p99_us",
+    "99.9% percentile": "p999_us",
+    "tps average": "tps",
+    "CPU_Util": "cpu_util_percent",
+}
 
 
 def parse_perftest(text: str) -> dict[str, Any]:
     result: dict[str, Any] = {
         "test": None,
+        "atomic_op": None,
+        "bidirectional": False,
+        "post_list": False,
         "device": None,
         "link_type": None,
         "mtu": None,
         "gid_index": None,
+        "columns": [],
         "results": [],
+        "complete": False,
         "error": None,
     }
-    columns: str | None = None
+    columns: list[tuple[str, float]] | None = None
     errors: list[str] = []
-    in_header = False
+    in_header = table_closed = False
     for line in content_lines(text):
         stripped = line.strip()
         if match := _TITLE.match(line):
-            op = match["op"].removeprefix("RDMA_").lower()
-            result["test"] = f"{op}_{'bw' if match['kind'] == 'BW' else 'lat'}"
+            if result["test"] is not None:
+                raise ParseError("two perftest titles in one capture (a duplicated capture or two runs)")
+            _read_title(match, result)
             in_header = True
         elif stripped.startswith("#bytes"):
-            columns = stripped
-            in_header = False
+            columns = _columns(stripped)
+            result["columns"] = [name for name, _ in columns]
+            in_header = table_closed = False
+        elif _RULE.match(line):
+            table_closed = table_closed or (columns is not None and bool(result["results"]))
         elif stripped.startswith(("local address", "remote address")):
             in_header = False
         elif _ERROR.search(stripped) and not stripped.startswith("libibverbs: Warning"):
             errors.append(stripped)
         elif in_header and ":" in stripped:
             _read_header(stripped, result)
-        elif columns is not None and stripped and all(is_number(t) for t in stripped.split()):
+        elif columns is not None and not table_closed and stripped and _is_row(stripped):
             result["results"].append(_row(columns, stripped.split()))
     if errors and not result["results"]:
         result["error"] = errors[0]
@@ -59,7 +106,21 @@ def parse_perftest(text: str) -> dict[str, Any]:
         raise ParseError("no perftest title (e.g. 'RDMA_Write BW Test') and no error message found")
     if result["error"] is None and not result["results"]:
         raise ParseError(f"perftest {result['test']} output has no result rows")
+    if result["results"] and not table_closed and len(result["results"][-1]) < len(columns or []):
+        raise ParseError(
+            f"incomplete perftest {result['test']} capture: its last result row was cut "
+            f"({len(result['results'][-1])} of {len(columns or [])} values)"
+        )
+    result["complete"] = table_closed or result["error"] is not None
     return result
+
+
+def _read_title(match: re.Match[str], result: dict[str, Any]) -> None:
+    kind = "bw" if match["kind"] == "BW" else "lat"
+    result["test"] = f"{_VERBS[match['verb']]}_{kind}"
+    result["atomic_op"] = match["atomic"].lower() if match["atomic"] else None
+    result["bidirectional"] = bool(match["bidirectional"])
+    result["post_list"] = bool(match["post_list"])
 
 
 def _read_header(line: str, result: dict[str, Any]) -> None:
@@ -72,14 +133,35 @@ def _read_header(line: str, result: dict[str, Any]) -> None:
             result[name] = value
 
 
-def _row(columns: str, tokens: list[str]) -> dict[str, Any]:
-    values = [float(t) for t in tokens]
-    row: dict[str, Any] = {"bytes": int(values[0]), "iterations": int(values[1])}
-    if "BW" in columns:
-        factor = 1.0 if "Gb/sec" in columns else _MEGABYTES_TO_GBITS
-        row["bw_peak_gbps"] = round(values[2] * factor, 4)
-        row["bw_avg_gbps"] = round(values[3] * factor, 4)
-        row["msg_rate_mpps"] = values[4] if len(values) > 4 else None
-    else:
-        row.update(zip(_LATENCY_KEYS, values[2:], strict=False))
+def _columns(header: str) -> list[tuple[str, float]]:
+    """(result key, factor to the key's unit) per header column, in order."""
+    columns = []
+    for column in _COLUMN.findall(header):
+        name, _, unit = column.partition("[")
+        unit = unit.rstrip("]")
+        key = _COLUMNS.get(name.strip())
+        if key is None:  # an unknown or per-port column keeps its own (snake-cased) name
+            key = re.sub(r"\W+", "_", column.strip("#")).strip("_").lower()
+        factor = _MEGABYTES_TO_GBITS if unit == "MB/sec" else 1.0
+        columns.append((key, factor))
+    return columns
+
+
+def _is_row(line: str) -> bool:
+    tokens = line.split()
+    return len(tokens) >= 2 and all(is_number(t) for t in tokens)
+
+
+def _row(columns: list[tuple[str, float]], tokens: list[str]) -> dict[str, Any]:
+    if len(tokens) > len(columns):
+        raise ParseError(
+            f"a result row has {len(tokens)} values for {len(columns)} columns: {' '.join(tokens)}"
+        )
+    row: dict[str, Any] = {}
+    for (key, factor), token in zip(columns, tokens, strict=False):
+        value = float(token)
+        if key in ("bytes", "iterations", "sl"):
+            row[key] = int(value)
+        else:
+            row[key] = round(value * factor, 4) if factor != 1.0 else value
     return row

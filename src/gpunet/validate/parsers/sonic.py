@@ -1,4 +1,9 @@
-"""SONiC `show` commands (click CLI; tables printed by tabulate)."""
+"""SONiC `show` commands (click CLI; tables printed by tabulate).
+
+A table's rows are read only under its own header: another table's header (a newer release's
+extra table, a watermark table after the counters) ends it, so its rows never leak in. A port
+listed twice in one table is a duplicated capture.
+"""
 
 from __future__ import annotations
 
@@ -20,10 +25,14 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     for line in content_lines(text):
         if match := _PFC_HEADER.match(line):
             direction = match["direction"].lower()
-            counters.setdefault(direction, {})
+            if direction in counters:
+                raise ParseError(f"two 'Port {match['direction']}' tables (a duplicated capture)")
+            counters[direction] = {}
             continue
         tokens = line.split()
-        if direction and len(tokens) == 9 and _PORT.match(tokens[0]):
+        if _is_other_header(tokens):
+            direction = None
+        elif direction and len(tokens) == 9 and _PORT.match(tokens[0]):
             counters[direction][tokens[0]] = [number(t) for t in tokens[1:]]
     if not counters:
         raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
@@ -33,13 +42,15 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
 def parse_show_pfc_priority(text: str) -> dict[str, Any]:
     """{"interfaces": {port: [lossless priorities]}}; repeated tables are merged."""
     interfaces: dict[str, list[int]] = {}
-    seen_header = False
+    seen_header = reading = False
     for line in content_lines(text):
         if line.strip().startswith("Interface") and "Lossless priorities" in line:
-            seen_header = True
+            seen_header = reading = True
             continue
         tokens = line.split()
-        if seen_header and tokens and _PORT.match(tokens[0]):
+        if _is_other_header(tokens):
+            reading = False
+        elif seen_header and reading and tokens and _PORT.match(tokens[0]):
             priorities = tokens[1] if len(tokens) > 1 else ""
             interfaces[tokens[0]] = [int(p) for p in priorities.split(",") if p.isdigit()]
     if not seen_header:
@@ -50,14 +61,20 @@ def parse_show_pfc_priority(text: str) -> dict[str, Any]:
 def parse_show_queue_counters(text: str) -> dict[str, Any]:
     """{"queues": [{port, queue, counter_pkts, counter_bytes, drop_pkts, drop_bytes}]}."""
     queues: list[dict[str, Any]] = []
-    seen_header = False
+    seen_header = reading = False
+    seen: set[tuple[str, str]] = set()
     for line in content_lines(text):
         if "TxQ" in line and "Drop/pkts" in line:
-            seen_header = True
+            seen_header = reading = True
             continue
         tokens = line.split()
-        if seen_header and len(tokens) == 6 and _PORT.match(tokens[0]):
+        if _is_other_header(tokens):
+            reading = False
+        elif seen_header and reading and len(tokens) == 6 and _PORT.match(tokens[0]):
             port, queue, pkts, octets, drop_pkts, drop_bytes = tokens
+            if (port, queue) in seen:
+                raise ParseError(f"{port} {queue} is listed twice (a duplicated capture)")
+            seen.add((port, queue))
             queues.append(
                 {
                     "port": port,
@@ -88,3 +105,8 @@ def parse_show_ecn(text: str) -> dict[str, Any]:
     if not profiles:
         raise ParseError("no 'Profile:' block found: not `show ecn` output")
     return {"profiles": profiles}
+
+
+def _is_other_header(tokens: list[str]) -> bool:
+    """The header line of a table the caller is not reading (`Port ...`, `Interface ...`)."""
+    return bool(tokens) and tokens[0] in ("Port", "Interface") and not _PORT.match(tokens[0])

@@ -6,7 +6,7 @@ from itertools import groupby
 
 from gpunet.validate.results import Result, Status
 
-_RANK = {Status.FAIL: 0, Status.ERROR: 1, Status.SKIPPED: 2, Status.PASS: 3}
+_RANK = {Status.FAIL: 0, Status.ERROR: 1, Status.NOT_CHECKED: 2, Status.SKIPPED: 3, Status.PASS: 4}
 
 
 def by_group(results: list[Result]) -> list[tuple[str, list[Result]]]:

@@ -29,7 +29,7 @@ def render_junit(verdict: Verdict) -> str:
             tests=str(len(cases)),
             failures=str(sum(r.status == Status.FAIL for r in cases)),
             errors=str(sum(r.status == Status.ERROR for r in cases)),
-            skipped=str(sum(r.status == Status.SKIPPED for r in cases)),
+            skipped=str(sum(r.status in (Status.SKIPPED, Status.NOT_CHECKED) for r in cases)),
         )
         for result in cases:
             case = ET.SubElement(suite, "testcase", classname=f"gpunet.{check}", name=result.target)
@@ -40,7 +40,7 @@ def render_junit(verdict: Verdict) -> str:
                 ).text = detail
             elif result.status == Status.ERROR:
                 ET.SubElement(case, "error", message=result.message or "could not run").text = detail
-            elif result.status == Status.SKIPPED:
+            elif result.status in (Status.SKIPPED, Status.NOT_CHECKED):
                 ET.SubElement(case, "skipped", message=result.message)
             else:
                 ET.SubElement(case, "system-out").text = detail

@@ -9,6 +9,7 @@ from gpunet.validate.report.grouping import summary_line
 from gpunet.validate.results import Status, exit_code
 
 _ICON = {Status.FAIL: "❌ fail", Status.ERROR: "⚠️ error", Status.SKIPPED: "⏭️ skipped", Status.PASS: "✅ pass"}
+_ICON[Status.NOT_CHECKED] = "🔲 not checked"
 
 
 def _cell(text: str) -> str:

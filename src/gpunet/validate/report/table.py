@@ -17,8 +17,12 @@ from gpunet.validate.report.grouping import by_group, summary_line
 from gpunet.validate.results import Result, Status
 
 _STYLE = {Status.PASS: "green", Status.FAIL: "bold red", Status.ERROR: "yellow", Status.SKIPPED: "dim"}
+_STYLE[Status.NOT_CHECKED] = "magenta"
 _PROBLEMS = (Status.FAIL, Status.ERROR)
 MAX_PROBLEM_ROWS = 30
+# Up to this many devices are named (every device of a small fabric appears in the report);
+# beyond, only their number, which keeps a large fabric's report on one screen.
+MAX_NAMED_DEVICES = 64
 DEFAULT_WIDTH = 160
 
 
@@ -42,6 +46,7 @@ def render_table(
         console.print("no problems", style=_STYLE[Status.PASS])
     if not failures_only:
         console.print(_counts_table(verdict.results))
+        console.print(_devices_line(verdict))
     console.print(summary_line(verdict.results))
     return console.export_text(styles=color)
 
@@ -87,6 +92,14 @@ def _counts_table(results: list[Result]) -> Table:
             ),
         )
     return table
+
+
+def _devices_line(verdict: Verdict) -> str:
+    """The devices of the run (the manifest's hosts and switches), named while they are few."""
+    devices = [*verdict.manifest.hosts, *verdict.manifest.switches]
+    if len(devices) > MAX_NAMED_DEVICES:
+        return f"{len(devices)} devices (--format json or html names each)"
+    return f"{len(devices)} devices: " + ", ".join(devices)
 
 
 class _Discard:

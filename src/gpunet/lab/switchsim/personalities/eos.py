@@ -10,6 +10,11 @@ import re
 from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
+from gpunet.lab.switchsim.personalities.queue_counters import (
+    eos_counters_queue,
+    eos_ecn_counters_queue,
+    queue_rows,
+)
 from gpunet.lab.switchsim.personalities.showpfc import eos_pfc_counters
 
 INVALID = "% Invalid input"
@@ -75,6 +80,10 @@ class EosPersonality(EditorPersonality):
             return "Copy completed successfully."
         if command == "show priority-flow-control counters":
             return self.page(eos_pfc_counters(state))
+        if command == "show interfaces counters queue":
+            return self.page(eos_counters_queue(queue_rows(state)))
+        if command == "show qos interfaces ecn counters queue":
+            return self.page(eos_ecn_counters_queue(queue_rows(state)))
         if command == "exit":
             self.closed = True
             return ""

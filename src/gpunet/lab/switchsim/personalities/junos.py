@@ -10,6 +10,7 @@ import re
 
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
+from gpunet.lab.switchsim.personalities.queue_counters import junos_interfaces_queue, queue_rows
 from gpunet.lab.switchsim.personalities.showpfc import junos_pfc
 
 
@@ -50,6 +51,11 @@ class JunosPersonality(Personality):
             return "warning: uncommitted changes will be discarded on exit\nEntering configuration mode"
         if command == "show configuration | display set":
             return self.page("\n".join(self.state.config))
+        if match := re.fullmatch(r"show interfaces queue(?: (\S+))?", command):
+            rows = [row for row in queue_rows(self.state) if match[1] in (None, row[0])]
+            return self.page(
+                junos_interfaces_queue(rows, lossless_queue=3) or f"error: device {match[1]} not found"
+            )
         if match := re.fullmatch(r"show interfaces (\S+) extensive", command):
             if match[1] not in self.state.counters:
                 return f"error: device {match[1]} not found"

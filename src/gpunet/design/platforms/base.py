@@ -1,0 +1,56 @@
+"""What every platform design provides; each OS module implements it once."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
+from gpunet.hardware import SwitchModel
+from gpunet.model.fabric import Qos
+
+
+@dataclass(frozen=True)
+class DesignContext:
+    """What a platform's specifics are computed from."""
+
+    model: SwitchModel
+    qos: Qos
+    buffer: BufferParameters
+    system_mtu: int
+    fabric_mtu: int
+    ports: list[dict[str, Any]]
+    queues: list[dict[str, Any]]
+    pfc: dict[str, Any]
+    ecn: dict[str, Any]
+
+
+class PlatformDesign(ABC):
+    name: str
+    limits: PlatformLimits
+    # The OS derives PFC headroom itself (from cable length and MTU): computed values are for review.
+    sizes_headroom_itself: bool = False
+
+    @abstractmethod
+    def speed(self, speed_gbps: int) -> str:
+        """Port speed as the OS's interface speed command spells it."""
+
+    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
+        """ECN thresholds in the unit the OS's CLI takes (bytes unless the OS says otherwise)."""
+        return {"unit": "bytes", "min": min_bytes, "max": max_bytes}
+
+    def profile_name(self, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
+        """Name of the headroom profile a lossless port is bound to; None where the OS has none."""
+        return None
+
+    @abstractmethod
+    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+        """How a lossless port's headroom reaches the device, for the summary."""
+
+    def specifics(self, context: DesignContext) -> dict[str, Any]:
+        """This OS's own section of the structured config (templates read it by platform name)."""
+        return {}
+
+    def notes(self, context: DesignContext) -> list[str]:
+        return []

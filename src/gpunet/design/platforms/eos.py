@@ -1,0 +1,46 @@
+"""Arista EOS: the OS sizes PFC headroom; tx-queue (Sand) or uc-tx-queue (Strata) by hardware model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
+from gpunet.design.platforms.base import DesignContext, PlatformDesign
+
+# Port speed as `speed <rate>-<lanes>`.
+LANES = {50: "50g-2", 100: "100g-4", 200: "200g-4", 400: "400g-8", 800: "800g-8"}
+
+
+class EosDesign(PlatformDesign):
+    name = "eos"
+    # EOS interfaces stop at 9214; watchdog polling 0.005..30 s, at most half of timeout/recovery.
+    limits = PlatformLimits(
+        max_mtu=9214,
+        watchdog_interval_ms=100,
+        watchdog_interval_at_most_half=True,
+        watchdog_interval_min_ms=5,
+    )
+    sizes_headroom_itself = True
+
+    def speed(self, speed_gbps: int) -> str:
+        return LANES.get(speed_gbps, f"{speed_gbps}g")
+
+    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
+        return {"unit": "kbytes", "min": min_bytes // 1024, "max": max_bytes // 1024}
+
+    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+        return "derived by EOS"
+
+    def specifics(self, context: DesignContext) -> dict[str, Any]:
+        keyword = context.model.eos_queue_keyword
+        if keyword is None:
+            raise ValueError(f"hardware model {context.model.name} has no eos_queue_keyword")
+        return {"queue_keyword": keyword, "asic_family": context.model.asic_family}
+
+    def notes(self, context: DesignContext) -> list[str]:
+        keyword = context.model.eos_queue_keyword
+        return [
+            "EOS sizes PFC headroom itself; the computed values below are for review and are not rendered.",
+            f"{context.model.title} is a {context.model.asic_family} platform: egress queues are "
+            f"`{keyword}`; the lossless queue counts ECN marks (`random-detect ecn count`).",
+        ]

@@ -1,0 +1,78 @@
+"""Juniper Junos (QFX): headroom from the congestion-notification profile's cable length and pfc mru;
+ECN fill levels from the model's documented buffer; EVO vs Junos OS differences."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
+from gpunet.design.platforms.base import DesignContext, PlatformDesign
+from gpunet.design.units import bytes_to_fill_percent
+
+# Juniper's documented default ingress shared-buffer partitions (buffer-partition (Ingress), Table 1:
+# lossless 9 %, lossless-headroom 45 %, lossy 46 %), the recommended split for two lossless classes.
+INGRESS_PARTITIONS = (("lossless", 9), ("lossless-headroom", 45), ("lossy", 46))
+
+
+class JunosDesign(PlatformDesign):
+    name = "junos"
+    limits = PlatformLimits(max_mtu=9216, watchdog_interval_ms=100)  # Junos pfc-watchdog poll-interval
+    sizes_headroom_itself = True
+
+    def speed(self, speed_gbps: int) -> str:
+        return f"{speed_gbps}g"
+
+    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
+        low = bytes_to_fill_percent(min_bytes, buffer.queue_buffer_bytes)
+        # Junos needs rising fill levels; rounding may make both equal on a large buffer.
+        high = max(low + 1, bytes_to_fill_percent(max_bytes, buffer.queue_buffer_bytes))
+        device: dict[str, Any] = {"unit": "percent fill level", "min": low, "max": min(high, 100)}
+        if max_bytes > buffer.queue_buffer_bytes:
+            device["note"] = (
+                f"ECN max threshold {max_bytes} bytes exceeds queue_buffer_bytes "
+                f"{buffer.queue_buffer_bytes}: rendered as fill level 100 %."
+            )
+        return device
+
+    def profile_name(self, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
+        return f"cnp-{cable_m}m"  # Junos derives headroom from cable length and MRU itself
+
+    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+        return f"cable length and pfc mru in {port['pfc_profile']}"
+
+    def specifics(self, context: DesignContext) -> dict[str, Any]:
+        flavour = context.model.junos_flavour
+        if flavour not in ("evo", "junos-os"):
+            raise ValueError(f"hardware model {context.model.name} has no junos_flavour")
+        return {
+            "flavour": flavour,
+            # EVO takes `speed` on the interface; Junos OS QFX sets it under chassis (not rendered).
+            "interface_speed": flavour == "evo",
+            # Junos OS Evolved 24.4 has no ingress/egress buffer-partition in its CoS schema.
+            "ingress_partitions": (
+                [{"name": n, "percent": p} for n, p in INGRESS_PARTITIONS] if flavour == "junos-os" else []
+            ),
+            "mru": context.system_mtu,
+        }
+
+    def notes(self, context: DesignContext) -> list[str]:
+        specifics = self.specifics(context)
+        notes = [
+            "Junos derives PFC headroom from the congestion-notification profile's cable length and the "
+            f"lossless code point's pfc mru ({specifics['mru']}); the computed values below show what to "
+            "expect.",
+            f"ECN thresholds are fill levels in percent of {context.model.title}'s documented "
+            f"{context.buffer.queue_buffer_bytes}-byte buffer, rounded, at least 1.",
+        ]
+        if specifics["interface_speed"]:
+            notes.append(
+                "Junos OS Evolved: port speed is set on each interface. Its CoS schema (24.4R1-EVO) has no "
+                "ingress/egress buffer-partition, so the shared buffer keeps the switch's own split."
+            )
+        else:
+            notes.append(
+                "Junos OS (not Evolved): port speed belongs under `chassis fpc/pic/port`, which gpunet "
+                "does not render; ports run at their default speed. Ingress shared-buffer partitions are "
+                "Juniper's documented default (lossless 9 %, lossless-headroom 45 %, lossy 46 %)."
+            )
+        return notes

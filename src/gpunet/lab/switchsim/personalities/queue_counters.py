@@ -1,0 +1,82 @@
+"""Per-queue counters (transmitted, dropped, ECN-marked) of EOS and Junos, printed from the
+simulated state.
+
+LAB EQUIPMENT. The formats are listed in docs/switch-show-commands.md with their sources; the
+validation parsers (gpunet.validate.parsers.queue_counters) read exactly these. Counters come
+from SwitchState.counters[port]: `tx_queue` (packets per queue), and where a test sets them,
+`tx_drop` and `ecn_marked` (eight integers each; absent = zero). Bytes are packets x 1024.
+The formatters take plain rows so fixture generators print the same text without a switch.
+"""
+
+from __future__ import annotations
+
+from gpunet.lab.switchsim.state import SwitchState
+
+# (port, queue, transmitted packets, dropped packets, ECN-marked packets)
+QueueRow = tuple[str, int, int, int, int]
+
+
+def queue_rows(state: SwitchState) -> list[QueueRow]:
+    rows = []
+    for port in state.ports:
+        counters = state.counters[port]
+        drops = counters.get("tx_drop", [0] * 8)
+        marks = counters.get("ecn_marked", [0] * 8)
+        rows.extend((port, q, counters["tx_queue"][q], drops[q], marks[q]) for q in range(8))
+    return rows
+
+
+def eos_short_name(port: str) -> str:
+    return port.replace("Ethernet", "Et")
+
+
+def eos_counters_queue(rows: list[QueueRow]) -> str:
+    """EOS `show interfaces counters queue`: one row per port and unicast queue."""
+    lines = [
+        f"{'Port':<10}{'TxQ':<6}{'Counter/pkts':>16}{'Counter/octets':>18}{'Drop/pkts':>14}{'Drop/octets':>16}",
+        f"{'-' * 9:<10}{'-' * 5:<6}{'-' * 15:>16}{'-' * 17:>18}{'-' * 13:>14}{'-' * 15:>16}",
+    ]
+    for port, queue, packets, drops, _ in rows:
+        lines.append(
+            f"{eos_short_name(port):<10}{'UC' + str(queue):<6}{packets:>16}{packets * 1024:>18}"
+            f"{drops:>14}{drops * 1024:>16}"
+        )
+    return "\n".join(lines)
+
+
+def eos_ecn_counters_queue(rows: list[QueueRow]) -> str:
+    """EOS `show qos interfaces ecn counters queue`: ECN-marked packets per port and queue."""
+    lines = [f"{'Port':<10}{'TxQ':<6}{'ECN Marked/pkts':>18}", f"{'-' * 9:<10}{'-' * 5:<6}{'-' * 17:>18}"]
+    lines += [f"{eos_short_name(port):<10}{'UC' + str(q):<6}{marks:>18}" for port, q, _, _, marks in rows]
+    return "\n".join(lines)
+
+
+def junos_interfaces_queue(rows: list[QueueRow], lossless_queue: int | None = None) -> str:
+    """Junos `show interfaces queue`: per physical interface, per egress queue, queued and
+    transmitted packets/bytes, tail- and RED-dropped packets, ECN-CE packets."""
+    out: list[str] = []
+    for index, (port, queue, packets, drops, marks) in enumerate(rows):
+        if queue == 0:
+            out += [
+                f"Physical interface: {port}, Enabled, Physical link is Up",
+                f"  Interface index: {650 + index // 8}, SNMP ifIndex: {515 + index // 8}",
+                "Forwarding classes: 16 supported, 8 in use",
+                "Egress queues: 12 supported, 8 in use",
+            ]
+        forwarding_class = "no-loss" if queue == lossless_queue else f"fc{queue}"
+        queued = packets + drops
+        out += [
+            f"Queue: {queue}, Forwarding classes: {forwarding_class}",
+            "  Queued:",
+            f"    Packets              : {queued:>21} {0:>21} pps",
+            f"    Bytes                : {queued * 1024:>21} {0:>21} bps",
+            "  Transmitted:",
+            f"    Packets              : {packets:>21} {0:>21} pps",
+            f"    Bytes                : {packets * 1024:>21} {0:>21} bps",
+            f"    Tail-dropped packets : {drops:>21} {0:>21} pps",
+            f"    RED-dropped packets  : {0:>21} {0:>21} pps",
+            f"    RED-dropped bytes    : {0:>21} {0:>21} bps",
+            f"    ECN-CE packets       : {marks:>21} {0:>21} pps",
+            f"    ECN-CE bytes         : {marks * 1024:>21} {0:>21} bps",
+        ]
+    return "\n".join(out)

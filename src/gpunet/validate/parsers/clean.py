@@ -1,0 +1,43 @@
+"""The input-cleaning step every parser's text goes through first.
+
+Captures reach us through terminals, `script`, CI logs, chat and markdown: colour and cursor
+codes, NUL padding, CRLF line ends and byte-order marks are artefacts of the transport, never
+part of the tool's output, so they are removed before any parser sees the text. A capture that
+holds the same output twice (pasted or collected twice) is refused: counting its devices or
+rows twice would be a wrong verdict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpunet.validate.parsers.base import ParseError
+
+# ECMA-48: CSI sequences (colour, cursor movement, erase), OSC strings (window titles,
+# hyperlinks) and the two-byte escapes; then the C0 controls other than tab and newline.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI ... final byte
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL or ST
+    r"|\x1b[@-Z\\-_]"  # two-byte escapes (ESC c, ESC M, ...)
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BOM = "\ufeff"
+
+
+def clean_text(text: str) -> str:
+    """The text without transport artefacts; CR and CRLF become LF."""
+    text = text.replace(_BOM, "")
+    text = _ESCAPES.sub("", text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROLS.sub("", text)
+
+
+def refuse_doubled_capture(text: str, min_lines: int = 1) -> None:
+    """ParseError when the capture is one block of output printed twice in a row."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    half, odd = divmod(len(lines), 2)
+    if odd or half < min_lines:
+        return
+    if lines[:half] == lines[half:]:
+        raise ParseError(f"the capture holds the same {half} lines twice (a duplicated capture)")

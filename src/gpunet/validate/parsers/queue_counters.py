@@ -1,0 +1,110 @@
+"""Per-queue counters of EOS and Junos: transmitted, dropped and ECN-marked packets per port and
+egress queue, in the formats of docs/switch-show-commands.md.
+
+Junos `show interfaces queue` follows Juniper's documented layout (a `Physical interface:` block,
+`Queue: N, Forwarding classes: X` sub-blocks with `Queued:`/`Transmitted:` counters, `Tail-dropped
+packets`, `RED-dropped packets`, `ECN-CE packets`); counters a platform does not keep print `Not
+Available` and are returned as None. EOS tables are read by their header names. A port listed
+twice is a duplicated capture.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gpunet.validate.parsers.base import ParseError, content_lines
+from gpunet.validate.parsers.tables import is_rule, number
+
+_EOS_ROW = re.compile(
+    r"^(?P<port>(Et|Ethernet)\S+)\s+(?P<queue>UC\d+|MC\d+|TC\d+|\d+)\s+(?P<values>[\d,\s]+)$"
+)
+_JUNOS_INTERFACE = re.compile(r"^Physical interface:\s*(?P<port>[^,\s]+)")
+_JUNOS_QUEUE = re.compile(r"^Queue:\s*(?P<queue>\d+),\s*Forwarding classes:\s*(?P<fc>\S+)")
+_JUNOS_COUNTER = re.compile(r"^(?P<name>[A-Za-z][A-Za-z -]*?)\s*:\s*(?P<value>[\d,]+|Not Available)")
+_JUNOS_KEYS = {
+    ("queued", "Packets"): "queued_packets",
+    ("transmitted", "Packets"): "transmitted_packets",
+    ("transmitted", "Tail-dropped packets"): "tail_dropped_packets",
+    ("transmitted", "RED-dropped packets"): "red_dropped_packets",
+    ("transmitted", "Total-dropped packets"): "total_dropped_packets",
+    ("transmitted", "ECN-CE packets"): "ecn_ce_packets",
+}
+
+
+def _queue_number(token: str) -> int:
+    return int(re.sub(r"\D", "", token))
+
+
+def _eos_table(text: str, required: str, what: str) -> list[tuple[str, str, list[int | None]]]:
+    rows: list[tuple[str, str, list[int | None]]] = []
+    header_seen = False
+    seen: set[tuple[str, str]] = set()
+    for line in content_lines(text):
+        stripped = line.strip()
+        if stripped.startswith("Port") and required in stripped:
+            header_seen = True
+        elif header_seen and not is_rule(line) and (match := _EOS_ROW.match(stripped)):
+            key = (match["port"], match["queue"])
+            if key in seen:
+                raise ParseError(f"{match['port']} {match['queue']} is listed twice (a duplicated capture)")
+            seen.add(key)
+            rows.append((match["port"], match["queue"], [number(t) for t in match["values"].split()]))
+    if not header_seen:
+        raise ParseError(f"no 'Port TxQ ... {required}' header: not EOS `{what}` output")
+    return rows
+
+
+def parse_eos_counters_queue(text: str) -> dict[str, Any]:
+    """EOS `show interfaces counters queue`: {"queues": [{port, queue, tx_packets, drop_packets}]}."""
+    queues = []
+    for port, queue, values in _eos_table(text, "Drop/pkts", "show interfaces counters queue"):
+        if len(values) < 4:
+            raise ParseError(f"incomplete row for {port} {queue}: {len(values)} of 4 counters")
+        queues.append(
+            {"port": port, "queue": _queue_number(queue), "tx_packets": values[0], "drop_packets": values[2]}
+        )
+    return {"queues": queues}
+
+
+def parse_eos_ecn_counters_queue(text: str) -> dict[str, Any]:
+    """EOS `show qos interfaces ecn counters queue`: {"queues": [{port, queue, ecn_marked_packets}]}."""
+    rows = _eos_table(text, "ECN", "show qos interfaces ecn counters queue")
+    return {
+        "queues": [
+            {"port": port, "queue": _queue_number(queue), "ecn_marked_packets": values[0] if values else None}
+            for port, queue, values in rows
+        ]
+    }
+
+
+def parse_junos_interfaces_queue(text: str) -> dict[str, Any]:
+    """Junos `show interfaces queue`: {"interfaces": {port: {"queues": {n: {forwarding_class, ...}}}}}."""
+    interfaces: dict[str, Any] = {}
+    queue: dict[str, Any] | None = None
+    section = ""
+    for line in content_lines(text):
+        stripped = line.strip()
+        if match := _JUNOS_INTERFACE.match(stripped):
+            if match["port"] in interfaces:
+                raise ParseError(f"{match['port']} is listed twice (a duplicated capture)")
+            interfaces[match["port"]] = {"queues": {}}
+            queue = None
+        elif (match := _JUNOS_QUEUE.match(stripped)) and interfaces:
+            queue = {"forwarding_class": match["fc"]}
+            queues = interfaces[next(reversed(interfaces))]["queues"]
+            queues[match["queue"]] = queue
+            section = ""
+        elif stripped in ("Queued:", "Transmitted:"):
+            section = stripped[:-1].lower()
+        elif queue is not None and (match := _JUNOS_COUNTER.match(stripped)):
+            key = _JUNOS_KEYS.get((section, match["name"].strip()))
+            if key:
+                queue[key] = None if match["value"] == "Not Available" else number(match["value"])
+    if not interfaces:
+        raise ParseError("no 'Physical interface:' block: not Junos `show interfaces queue` output")
+    for port, interface in interfaces.items():
+        for number_, counters in interface["queues"].items():
+            if "transmitted_packets" not in counters:
+                raise ParseError(f"incomplete capture: {port} queue {number_} has no Transmitted counters")
+    return {"interfaces": interfaces}

@@ -1,0 +1,180 @@
+"""The defects issue 11 found in rendered configs, each as a check of one switch's rendered text.
+
+A check returns the problems it finds (empty: fixed). test_vendor_defects runs every check on what
+`gpunet render -i inventories/prod` produces; each check finds its defect in the output of
+cee4d12 (before the fix), which is how it was shown to be able to fail.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+Check = Callable[[str, str], list[str]]  # (config, summary) -> problems
+
+
+def nxos_no_restore_multiplier(config: str, summary: str) -> list[str]:
+    # No Cisco source has `watch-dog restore-multiplier` (shared/reference/roce.md, Corrections).
+    return ["renders watch-dog restore-multiplier"] if "restore-multiplier" in config else []
+
+
+def nxos_every_egress_class(config: str, summary: str) -> list[str]:
+    classes = set(re.findall(r"^  class type queuing (c-out-8q-q\S+)$", config, re.MULTILINE))
+    expected = {"c-out-8q-q-default"} | {f"c-out-8q-q{n}" for n in range(1, 8)}
+    return [f"egress classes missing: {sorted(expected - classes)}"] if classes != expected else []
+
+
+def _eos_queue_check(keyword: str, other: str) -> Check:
+    def check(config: str, summary: str) -> list[str]:
+        problems = []
+        if not re.search(rf"^   {keyword} \d$", config, re.MULTILINE):
+            problems.append(f"no `{keyword}` queues")
+        if re.search(rf"^   {other} \d$", config, re.MULTILINE):
+            problems.append(f"`{other}` queues on this ASIC family")
+        return problems
+
+    check.__name__ = f"eos_{keyword.replace('-', '_')}"
+    return check
+
+
+eos_strata_uc_tx_queue = _eos_queue_check("uc-tx-queue", "tx-queue")
+eos_sand_tx_queue = _eos_queue_check("tx-queue", "uc-tx-queue")
+
+
+def eos_ecn_count(config: str, summary: str) -> list[str]:
+    return [] if "      random-detect ecn count\n" in config else ["no `random-detect ecn count`"]
+
+
+def cumulus_scheduler_all_classes(config: str, summary: str) -> list[str]:
+    modes = dict(re.findall(r"egress-scheduler default-global traffic-class (\d) mode (\w+)", config))
+    shares = re.findall(r"egress-scheduler default-global traffic-class (\d) bw-percent (\d+)", config)
+    problems = []
+    if sorted(modes) != [str(tc) for tc in range(8)]:
+        problems.append(f"scheduler sets traffic classes {sorted(modes)}, not all eight")
+    total = sum(int(share) for _, share in shares)
+    if total > 100:
+        problems.append(f"DWRR shares total {total} %")
+    return problems
+
+
+def cumulus_lossless_pool_before_pfc(config: str, summary: str) -> list[str]:
+    lines = config.splitlines()
+    pool = [i for i, line in enumerate(lines) if line.startswith("nv set qos traffic-pool default-lossless")]
+    pfc = [i for i, line in enumerate(lines) if line.startswith("nv set qos pfc ")]
+    if not pool:
+        return ["no lossless traffic pool"]
+    return ["PFC before the lossless traffic pool"] if pfc and min(pfc) < max(pool) else []
+
+
+def cumulus_no_hand_set_headroom(config: str, summary: str) -> list[str]:
+    found = re.findall(r" (xoff-threshold|xon-threshold|port-buffer) \d+", config)
+    return [f"hand-set {name}" for name in sorted(set(found))]
+
+
+def cumulus_watchdog_timers(config: str, summary: str) -> list[str]:
+    needed = ("nv set qos pfc-watchdog polling-interval ", "nv set qos pfc-watchdog robustness ")
+    return [f"no `{line.strip()}`" for line in needed if line not in config]
+
+
+def cumulus_summary_says_tc0_ecn(config: str, summary: str) -> list[str]:
+    return [] if "traffic class 0 is ECN-marked" in summary else ["summary hides the stock TC0 ECN marking"]
+
+
+def _sonic(config: str) -> dict:
+    return json.loads(config)
+
+
+def sonic_mellanox_size_is_xon_plus_xoff(config: str, summary: str) -> list[str]:
+    # SN5600 pg_profile_lookup.ini: xon is the pipeline latency 19456 B (not 2 x MTU), size = xon + xoff.
+    return [
+        f"{name}: not the Spectrum form (xon 19456, size = xon + xoff, no xon_offset)"
+        for name, p in _sonic(config)["BUFFER_PROFILE"].items()
+        if p["xon"] != "19456" or int(p["size"]) != int(p["xon"]) + int(p["xoff"]) or "xon_offset" in p
+    ]
+
+
+def sonic_broadcom_reserved_size_and_xon_offset(config: str, summary: str) -> list[str]:
+    # Dell Z9864F pg_profile_lookup.ini: size 18796 (reserved), xon_offset 3556.
+    return [
+        f"{name}: not the Broadcom form (size 18796, xon_offset 3556)"
+        for name, p in _sonic(config)["BUFFER_PROFILE"].items()
+        if p.get("size") != "18796" or p.get("xon_offset") != "3556"
+    ]
+
+
+def sonic_profile_names_not_buffermgrd(config: str, summary: str) -> list[str]:
+    names = [name for name in _sonic(config)["BUFFER_PROFILE"] if name.startswith("pg_lossless_")]
+    return [f"buffermgrd's profile name {name}" for name in names]
+
+
+def sonic_buffer_queue_per_lossless_port(config: str, summary: str) -> list[str]:
+    document = _sonic(config)
+    lossless = {key.split("|")[0] for key in document["BUFFER_PG"]}
+    queued = {key.split("|")[0] for key in document.get("BUFFER_QUEUE", {})}
+    return (
+        []
+        if lossless and lossless == queued
+        else [f"BUFFER_QUEUE ports {sorted(queued)} != {sorted(lossless)}"]
+    )
+
+
+def sonic_no_overlap_with_stock_3_4(config: str, summary: str) -> list[str]:
+    # The stock config holds BUFFER_PG|<port>|3-4: a |3 entry beside it overlaps.
+    document = _sonic(config)
+    keys = list(document["BUFFER_PG"]) + list(document.get("BUFFER_QUEUE", {}))
+    return [f"{key} overlaps the stock |3-4 entry" for key in keys if key.split("|")[1] in ("3", "4")]
+
+
+def junos_classifiers_under_unit(config: str, summary: str) -> list[str]:
+    wrong = re.findall(r"^set class-of-service interfaces (\S+) classifiers ", config, re.MULTILINE)
+    return [f"classifier on the physical interface {name}" for name in wrong]
+
+
+def junos_pfc_mru(config: str, summary: str) -> list[str]:
+    return (
+        []
+        if re.search(r"input dscp code-point [01]{6} pfc mru \d+$", config, re.MULTILINE)
+        else ["no pfc mru"]
+    )
+
+
+def junos_fill_levels_of_the_model_buffer(config: str, summary: str) -> list[str]:
+    # QFX5240: 165 MB (Juniper, Understanding CoS Buffer Configuration, Table 1). 150 KB and 1500 KB
+    # are 0.09 % and 0.93 %: fill levels 1 and 2 (rising), not 1 and 9 of an invented 16 MiB.
+    levels = re.findall(r"interpolate fill-level \[ (\d+) (\d+) \]", config)
+    return [] if levels == [("1", "2")] else [f"fill levels {levels}"]
+
+
+def junos_evo_speed_on_interface(config: str, summary: str) -> list[str]:
+    return (
+        []
+        if re.search(r"^set interfaces et-\S+ speed \d+g$", config, re.MULTILINE)
+        else ["no interface speed"]
+    )
+
+
+# (switch of inventories/prod, check)
+PROD_CHECKS: list[tuple[str, Check]] = [
+    ("leaf01", nxos_no_restore_multiplier),
+    ("leaf01", nxos_every_egress_class),
+    ("leaf03", eos_strata_uc_tx_queue),
+    ("spine01", eos_sand_tx_queue),
+    ("leaf03", eos_ecn_count),
+    ("spine01", eos_ecn_count),
+    ("leaf05", cumulus_scheduler_all_classes),
+    ("leaf05", cumulus_lossless_pool_before_pfc),
+    ("leaf05", cumulus_no_hand_set_headroom),
+    ("leaf05", cumulus_watchdog_timers),
+    ("leaf05", cumulus_summary_says_tc0_ecn),
+    ("leaf06", sonic_mellanox_size_is_xon_plus_xoff),
+    ("leaf07", sonic_broadcom_reserved_size_and_xon_offset),
+    ("leaf07", sonic_profile_names_not_buffermgrd),
+    ("leaf06", sonic_profile_names_not_buffermgrd),
+    ("leaf07", sonic_buffer_queue_per_lossless_port),
+    ("leaf07", sonic_no_overlap_with_stock_3_4),
+    ("leaf08", junos_classifiers_under_unit),
+    ("leaf08", junos_pfc_mru),
+    ("leaf08", junos_fill_levels_of_the_model_buffer),
+    ("leaf08", junos_evo_speed_on_interface),
+]
