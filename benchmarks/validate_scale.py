@@ -41,7 +41,9 @@ def write_artifacts(hosts: int, work: Path) -> Path:
     shutil.rmtree(inventory, ignore_errors=True)
     shutil.rmtree(artifacts, ignore_errors=True)
     radix = 64 if hosts <= 1024 else 128
+    # IPv4 NIC addresses: the fixture generator writes RoCE v2 GIDs as IPv4-mapped addresses.
     command = [str(BIN / "gpunet"), "plan", "--gpus", str(hosts * 8), "--switch-radix", str(radix)]
+    command += ["--fabric-pool", "10.0.0.0/8"]
     subprocess.run([*command, "--write-inventory", str(inventory)], check=True, capture_output=True)
     manifest = build_manifest(load_fabric(inventory))
     first = next(iter(manifest.hosts.values()))
