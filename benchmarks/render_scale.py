@@ -9,7 +9,8 @@ every leaf has one uplink to every spine. Leaves cycle through the five platform
 example hardware model, 400G interfaces as 2 x 400G breakouts of 800G ports); spines are EOS on a
 modular 7800R3, the only model in the table with an interface per leaf. Then times
 `gpunet.model.build.build_fabric` (schema + cross-checks),
-`design_switch` and the templates for every switch, and prints a Markdown table.
+`design_switch` and the templates for every switch, and prints a Markdown table. For what an
+operator waits for (files on disk, the real CLI and playbooks) run benchmarks/operator_path.py.
 """
 
 from __future__ import annotations

@@ -14,12 +14,10 @@ import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  #
 from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 
-from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var
 from gpunet.model.check import CheckResult, check_raw
 from gpunet.model.errors import InventoryInvalidError
 from gpunet.model.loader import load_inventory
-from gpunet.model.plain import to_plain
-from gpunet.model.role_vars import role_variables
+from gpunet.model.play_inventory import play_raw_inventory
 from gpunet.render import render_fabric, write_intended
 from gpunet.render.intended import WriteReport
 from gpunet.render.manifest import RenderFolderError
@@ -41,7 +39,7 @@ class ActionModule(ActionBase):
         _, arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)
         task_vars = task_vars or {}
         try:
-            raw = _raw_inventory(task_vars)
+            raw = play_raw_inventory(task_vars, self._loader)
         except AnsibleError as error:
             # Without a vault password the play cannot read an encrypted vars file, though the
             # render needs no secret: read the inventory as `gpunet render` does, vault unread.
@@ -92,19 +90,6 @@ def _is_missing_vault_secret(error: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
-
-
-def _raw_inventory(task_vars: dict[str, Any]) -> RawInventory:
-    """The model's variables of every GPU host and switch, as the play sees them."""
-    groups = {name: list(members) for name, members in task_vars.get("groups", {}).items()}
-    hostvars = task_vars.get("hostvars", {})
-    known_role_vars = role_variables()
-    own_vars = {}
-    for name in dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, [])):
-        host = hostvars[name]
-        # Reading a hostvar templates it (and may decrypt vault): read only the model's keys.
-        own_vars[name] = {key: host[key] for key in host if is_model_var(key, known_role_vars)}
-    return RawInventory(groups=groups, hostvars=to_plain(own_vars), role_variables=known_role_vars)
 
 
 def _result(report: WriteReport, *, check: bool) -> dict[str, Any]:

@@ -37,6 +37,8 @@ def load_plan(paths: LabPaths) -> LabPlan:
 def up(paths: LabPaths, say: Say) -> LabState:
     # The previous run's values are rewritten below; a stale or broken file must not block reading.
     remove_generated_inventory(paths)
+    # Containers may be new ones with the old names: the first site.yml gathers their facts again.
+    shutil.rmtree(paths.fact_cache, ignore_errors=True)
     plan = load_plan(paths)
     podman = Podman(paths.containers_conf)
     images = ensure_images(podman, paths, say)
@@ -155,7 +157,7 @@ def down(paths: LabPaths, say: Say) -> None:
                 say(f"stopping simulator {running.name} (pid {running.pid})")
                 switches.stop_switch(running)
     nodes.remove_lab_containers(Podman(paths.containers_conf), say)
-    for folder in (paths.generated, paths.state_dir):
+    for folder in (paths.generated, paths.state_dir, paths.fact_cache):
         if folder.exists():
             say(f"removing {folder.relative_to(paths.root)}/")
             shutil.rmtree(folder)

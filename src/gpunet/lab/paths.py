@@ -51,6 +51,11 @@ class LabPaths:
         return self.state_dir / "switches"
 
     @property
+    def fact_cache(self) -> Path:
+        """ansible.cfg's fact_caching_connection: facts of this lab's containers, stale once they go."""
+        return self.root / ".cache" / "ansible-facts"
+
+    @property
     def containers_conf(self) -> Path:
         return self.root / "molecule" / "containers.conf"
 

@@ -1,5 +1,11 @@
-"""Read an inventory exactly as ansible-playbook does: Ansible's own inventory and variable managers,
-so group_vars, host_vars, vault and precedence behave identically."""
+"""Read an inventory exactly as ansible-playbook does.
+
+A plain inventory folder (YAML inventory files, group_vars/, host_vars/) takes the fast path in
+`folder_inventory`, which reproduces Ansible's merge; every other source (dynamic inventory
+scripts and plugins, INI files, anything the fast path does not reproduce) is read by Ansible's own
+inventory and variable managers, so group_vars, host_vars, vault and precedence behave identically.
+Set GPUNET_INVENTORY_LOADER=ansible to force Ansible's loader.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, relevant_vars
+from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var, relevant_vars
 from gpunet.model.errors import InventoryInvalidError, Problem
+from gpunet.model.folder_inventory import Unhandled, read_folder
 from gpunet.model.loader_errors import dedupe as _dedupe
 from gpunet.model.loader_errors import file_naming_loader
 from gpunet.model.loader_errors import one_line as _one_line
@@ -19,9 +26,23 @@ from gpunet.model.loader_errors import source_problem as _source_problem
 from gpunet.model.plain import to_plain
 from gpunet.model.role_vars import role_variables
 
+LOADER_ENV = "GPUNET_INVENTORY_LOADER"
 
-def load_inventory(source: str | Path, vault_password_file: str | Path | None = None) -> RawInventory:
+# Ansible reads its configuration once, when it is first imported: set it when this module is
+# imported (before the fast path or a test imports Ansible), so a broken source fails instead of
+# warning.
+os.environ.setdefault("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "True")
+os.environ.setdefault("ANSIBLE_INVENTORY_UNPARSED_WARNING", "False")
+os.environ.setdefault("ANSIBLE_LOCALHOST_WARNING", "False")
+
+
+def load_inventory(
+    source: str | Path, vault_password_file: str | Path | None = None, *, limit: str | None = None
+) -> RawInventory:
     """Load `source` (a directory or file) and return the gpunet-relevant variables of its hosts.
+
+    `limit` is an Ansible host pattern (as `--limit` takes): only matching hosts are returned, and
+    groups list only those.
 
     Without a vault password, vault-encrypted variable files are skipped and listed in
     `RawInventory.skipped_files`: they hold secrets, which the model never reads, so CI can check
@@ -33,16 +54,16 @@ def load_inventory(source: str | Path, vault_password_file: str | Path | None = 
         raise InventoryInvalidError(
             [Problem(str(source), "does not exist", expected="an inventory file or folder")]
         )
-    # Ansible reads its configuration at import time; make a broken source fail instead of warning.
-    os.environ.setdefault("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "True")
-    os.environ.setdefault("ANSIBLE_INVENTORY_UNPARSED_WARNING", "False")
-    os.environ.setdefault("ANSIBLE_LOCALHOST_WARNING", "False")
     from ansible.errors import AnsibleError
     from ansible.inventory.manager import InventoryManager
     from ansible.template import Templar
     from ansible.vars.manager import VariableManager
 
     password_file = vault_password_file or os.environ.get("ANSIBLE_VAULT_PASSWORD_FILE")
+    if os.environ.get(LOADER_ENV, "auto") != "ansible":
+        fast = _load_plain_folder(source, password_file, limit)
+        if fast is not None:
+            return fast
     loader = file_naming_loader() if password_file else _loader_skipping_vault_files()
     if password_file:
         _set_vault_secrets(loader, str(password_file))
@@ -56,6 +77,9 @@ def load_inventory(source: str | Path, vault_password_file: str | Path | None = 
     variables = VariableManager(loader=loader, inventory=inventory)
 
     groups = {name: [h.name for h in group.get_hosts()] for name, group in inventory.groups.items()}
+    if limit is not None:
+        inventory.subset(limit)
+        _restrict(groups, {host.name for host in inventory.get_hosts("all")})
     wanted = dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, []))
     known_role_vars = role_variables()
     hostvars: dict[str, dict[str, Any]] = {}
@@ -75,6 +99,41 @@ def load_inventory(source: str | Path, vault_password_file: str | Path | None = 
         role_variables=known_role_vars,
         skipped_files=tuple(sorted(getattr(loader, "skipped_files", ()))),
     )
+
+
+def _load_plain_folder(source: Path, password_file: str | None, limit: str | None) -> RawInventory | None:
+    """The fast path, or None when `source` is not a plain folder it reproduces exactly."""
+    vault = None
+    if password_file:
+        from ansible.parsing.dataloader import DataLoader
+
+        loader = DataLoader()
+        _set_vault_secrets(loader, str(password_file))
+        vault = loader._vault
+    try:
+        folder = read_folder(source, vault, limit=limit, hosts_of=(GPU_GROUP, SWITCH_GROUP))
+        groups = folder.groups
+        known_role_vars = role_variables()
+        hostvars = {}
+        for name in dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, [])):
+            keys = [key for key in folder.variables[name] if is_model_var(key, known_role_vars)]
+            # YAML gives plain values already; only templated ones carry Ansible's types.
+            hostvars[name] = (
+                to_plain(folder.templated(name, keys)) if folder.has_jinja else folder.templated(name, keys)
+            )
+    except Unhandled:
+        return None
+    return RawInventory(
+        groups=groups,
+        hostvars=hostvars,
+        role_variables=known_role_vars,
+        skipped_files=folder.skipped_files,
+    )
+
+
+def _restrict(groups: dict[str, list[str]], hosts: set[str]) -> None:
+    for name, members in groups.items():
+        groups[name] = [host for host in members if host in hosts]
 
 
 def _loader_skipping_vault_files() -> Any:

@@ -49,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     parser.add_argument("--vault-password-file", help="vault password file for the inventory")
     parser.add_argument("--quiet", action="store_true", help="no live progress while collecting")
+    parser.add_argument(
+        "--failures-only", action="store_true", help="table: list every problem and nothing else"
+    )
+    parser.add_argument("--no-color", action="store_true", help="table: no colour, even on a terminal")
     return parser
 
 
@@ -86,7 +90,8 @@ def _run(args: argparse.Namespace) -> int:
         verdict = judge(folder, catalog, set(args.limit.split(",")) if args.limit else None)
     except (ManifestError, CatalogError) as error:
         return _usage_error(str(error))
-    report = render(verdict, args.format)
+    color = not args.no_color and not args.output and sys.stdout.isatty()
+    report = render(verdict, args.format, color=color, failures_only=args.failures_only)
     if args.output:
         try:
             Path(args.output).write_text(report)

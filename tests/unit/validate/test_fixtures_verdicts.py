@@ -87,8 +87,8 @@ def test_every_report_format(tmp_path: Path, fixture: str, report_format: str) -
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in text and "<script" not in text
         svg = text[text.index("<svg") : text.index("</svg>") + 6]
-        # 4 ring pairs, each shown on both sides of the diagonal.
-        assert len(ET.fromstring(svg).findall("{http://www.w3.org/2000/svg}rect")) == 8
+        # The pair view: one cell per NIC, 4 hosts x 8 rails.
+        assert len(ET.fromstring(svg).findall(".//{http://www.w3.org/2000/svg}rect")) == 32
     elif report_format == "markdown":
         assert text.startswith("## gpunet-validate") and f"exit code {expected_code}" in text
     else:

@@ -21,5 +21,15 @@ RENDERERS: dict[str, Callable[[Verdict], str]] = {
 FORMATS = tuple(RENDERERS)
 
 
-def render(verdict: Verdict, report_format: str) -> str:
+def render(
+    verdict: Verdict,
+    report_format: str,
+    *,
+    width: int | None = None,
+    color: bool = False,
+    failures_only: bool = False,
+) -> str:
+    """`width`, `color` and `failures_only` shape the terminal table; other formats ignore them."""
+    if report_format == "table":
+        return render_table(verdict, width=width, color=color, failures_only=failures_only)
     return RENDERERS[report_format](verdict)

@@ -1,5 +1,12 @@
-"""A self-contained HTML page: summary, problems, every result, and an inline-SVG heatmap of the
-pair bandwidth matrix (share of line rate, worst rail per host pair). No network assets."""
+"""A self-contained HTML page for a person who has to find the broken link. No network assets.
+
+Top to bottom: the summary; every problem with where to look (host, NIC, switch, port); passes
+counted per check; a pair view of one cell per NIC (hosts x rails, the worst pair bandwidth as a
+share of line rate, coloured against the pass threshold; failing cells link to their problem row);
+a fabric view of the leaves and the other switches with the ones whose ports or checks failed
+marked. Every result as a row made 13 MB at 512 hosts; the page now grows with the problems, and
+the pair view by one small cell per NIC, and it fits 1,400 px without horizontal scrolling.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +15,40 @@ from html import escape
 
 from gpunet.validate.checks.traffic import PairMeasurement
 from gpunet.validate.judge import Verdict
+from gpunet.validate.manifest import Manifest
 from gpunet.validate.report.grouping import by_group, summary_line
-from gpunet.validate.results import exit_code
+from gpunet.validate.results import Result, Status, exit_code
 
-CELL = 28
-LABEL = 90
+PAGE_WIDTH = 1400
+VIEW_WIDTH = 1280  # pixels for cells within the page's margins
+RAIL_LABEL = 34
+_PROBLEMS = (Status.FAIL, Status.ERROR)
+# Problems of one check shown at the top; the rest follow at the end of the page, so that 300
+# hosts with the same clock problem do not push the pair and fabric views out of sight.
+TOP_ROWS_PER_CHECK = 10
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
-tr.fail td.status { background: #f8d0d0; } tr.error td.status { background: #fbeec0; }
-tr.skipped td.status { color: #777; } tr.pass td.status { background: #d8f0d8; }
-h2 { margin-top: 1.5em; } .legend { font-size: 0.85em; color: #555; }
+_CSS = f"""
+body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: {PAGE_WIDTH - 60}px;
+  color: #222; padding: 0 1em; }}
+table {{ border-collapse: collapse; margin: 0.5em 0; font-size: 0.85em; width: 100%;
+  table-layout: fixed; }}
+th, td {{ border: 1px solid #ccc; padding: 0.2em 0.4em; text-align: left; vertical-align: top;
+  overflow-wrap: anywhere; }}
+td.fail {{ background: #f8d0d0; }} td.error {{ background: #fbeec0; }}
+table.counts {{ width: auto; }} table.counts td.n {{ text-align: right; }}
+.legend span {{ display: inline-block; width: 1.2em; height: 0.9em; margin: 0 0.2em 0 0.8em;
+  vertical-align: middle; }}
+h2 {{ margin-top: 1.4em; }} .note {{ font-size: 0.85em; color: #555; }}
+:target {{ outline: 3px solid #1060d0; }}
 """
 
 
 def render_html(verdict: Verdict) -> str:
     results = verdict.results
+    problems = [r for r in results if r.status in _PROBLEMS]
+    threshold = verdict.manifest.thresholds.perftest_min_fraction
+    top, rest = _split_problems(problems)
+    anchored: set[str] = set()
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -33,83 +56,240 @@ def render_html(verdict: Verdict) -> str:
         f"<style>{_CSS}</style></head><body>",
         f"<h1>gpunet-validate: fabric {escape(verdict.manifest.fabric)}</h1>",
         f"<p><strong>{escape(summary_line(results))}</strong> (exit code {exit_code(results)})</p>",
-        "<h2>Pair bandwidth (ib_write_bw, share of line rate)</h2>",
-        heatmap_svg(verdict.pairs),
-        '<p class="legend">Each cell: the worst rail of that client/server pair; hover for every rail. '
-        "Grey: not measured.</p>",
-        "<h2>Results by device</h2>",
+        f"<h2>Problems ({len(problems)})</h2>",
+        _problems_table(top, verdict.manifest, anchored),
+        _more_note(rest),
+        "<h2>Checks</h2>",
+        _counts_table(results),
+        "<h2>Pair bandwidth per NIC</h2>",
+        _legend(threshold),
+        pair_view_svg(verdict.pairs, verdict.manifest, threshold),
+        "<h2>Fabric</h2>",
+        _fabric_view(problems, verdict.manifest),
     ]
-    for group, members in by_group(results):
-        parts.append(f"<h3>{escape(group)}</h3><table><tr><th>check</th><th>target</th><th>status</th>")
-        parts.append("<th>expected</th><th>actual</th><th>message</th></tr>")
-        for r in members:
-            parts.append(
-                f'<tr class="{r.status}"><td>{escape(r.check)}</td><td>{escape(r.target)}</td>'
-                f'<td class="status">{r.status}</td><td>{escape(r.expected)}</td><td>{escape(r.actual)}</td>'
-                f"<td>{escape(r.message)}</td></tr>"
-            )
-        parts.append("</table>")
+    if rest:
+        parts += [
+            '<h2 id="more-problems">More problems</h2>',
+            _problems_table(rest, verdict.manifest, anchored),
+        ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def heatmap_svg(pairs: list[PairMeasurement]) -> str:
+def where_to_look(result: Result, manifest: Manifest) -> list[tuple[str, str, str, str]]:
+    """(host, NIC, switch, port) for each end a result's target names; switch-only for switches."""
+    places = []
+    for end in result.target.split("<->"):
+        device, _, item = end.partition(":")
+        host = manifest.hosts.get(device)
+        if host is not None:
+            nic = next((n for n in host.nics if n.name == item), None)
+            places.append((device, item, nic.switch if nic else "", nic.switch_port if nic else ""))
+        elif device in manifest.switches:
+            places.append(("", "", device, item))
+        else:
+            places.append((device, item, "", ""))
+    return places
+
+
+def nic_anchor(host: str, nic: str) -> str:
+    return f"nic-{host}-{nic}"
+
+
+def _split_problems(problems: list[Result]) -> tuple[list[Result], list[Result]]:
+    shown: dict[str, int] = defaultdict(int)
+    top, rest = [], []
+    for result in problems:
+        shown[result.check] += 1
+        (top if shown[result.check] <= TOP_ROWS_PER_CHECK else rest).append(result)
+    return top, rest
+
+
+def _more_note(rest: list[Result]) -> str:
+    if not rest:
+        return ""
+    per_check: dict[str, int] = defaultdict(int)
+    for result in rest:
+        per_check[result.check] += 1
+    counts = ", ".join(f"{count} {escape(check)}" for check, count in sorted(per_check.items()))
+    link = '<a href="#more-problems">at the end of the page</a>'
+    return f'<p class="note">{len(rest)} more ({counts}): {link}.</p>'
+
+
+def _problems_table(problems: list[Result], manifest: Manifest, anchored: set[str]) -> str:
+    if not problems:
+        return "<p>None: every check passed or was skipped.</p>"
+    rows = [
+        '<table><colgroup><col style="width:6%"><col style="width:13%"><col style="width:9%">'
+        '<col style="width:8%"><col style="width:9%"><col style="width:10%"><col style="width:17%">'
+        '<col style="width:28%"></colgroup>',
+        "<tr><th>status</th><th>check</th><th>host</th><th>NIC</th><th>switch</th><th>port</th>"
+        "<th>expected</th><th>actual / message</th></tr>",
+    ]
+    for _, members in by_group(problems):
+        for result in members:
+            places = where_to_look(result, manifest)
+            ids = []
+            for host, nic, _, _ in places:
+                anchor = nic_anchor(host, nic)
+                if host and nic and anchor not in anchored:
+                    anchored.add(anchor)
+                    ids.append(anchor)
+            # The first row of a NIC carries its anchor; any further ends of the row get spans.
+            row_id = f' id="{ids[0]}"' if ids else ""
+            extra = "".join(f'<span id="{i}"></span>' for i in ids[1:])
+            detail = result.actual + (f" ({result.message})" if result.message else "")
+            columns = ["<br>".join(escape(place[i]) for place in places) for i in range(4)]
+            rows.append(
+                f'<tr{row_id}><td class="{result.status}">{result.status}{extra}</td>'
+                f"<td>{escape(result.check)}</td>" + "".join(f"<td>{c}</td>" for c in columns) + f"<td>"
+                f"{escape(result.expected)}</td><td>{escape(detail)}</td></tr>"
+            )
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _counts_table(results: list[Result]) -> str:
+    per_check: dict[str, dict[Status, int]] = {}
+    for result in results:
+        per_check.setdefault(result.check, dict.fromkeys(Status, 0))[result.status] += 1
+    ordered = sorted(per_check.items(), key=lambda item: (-sum(item[1][s] for s in _PROBLEMS), item[0]))
+    rows = ['<table class="counts"><tr><th>check</th>' + "".join(f"<th>{s}</th>" for s in Status) + "</tr>"]
+    for check, counts in ordered:
+        cells = "".join(
+            f'<td class="n{" " + str(s) if counts[s] and s in _PROBLEMS else ""}">{counts[s]}</td>'
+            for s in Status
+        )
+        rows.append(f"<tr><td>{escape(check)}</td>{cells}</tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def worst_share_per_nic(
+    pairs: list[PairMeasurement], manifest: Manifest
+) -> dict[tuple[str, int], float | None]:
+    """(host, rail) -> the lowest measured share of line rate over the pairs that NIC took part in;
+    None where it was scheduled but never measured."""
+    shares: dict[tuple[str, int], list[float]] = defaultdict(list)
+    scheduled: set[tuple[str, int]] = set()
+    for pair in pairs:
+        for host in (pair.client, pair.server):
+            scheduled.add((host, pair.rail))
+            if pair.gbps is not None:
+                shares[(host, pair.rail)].append(pair.gbps / pair.line_rate_gbps)
+    return {key: min(shares[key]) if shares.get(key) else None for key in scheduled}
+
+
+def pair_view_svg(pairs: list[PairMeasurement], manifest: Manifest, threshold: float) -> str:
     if not pairs:
         return "<p>No pair tests were scheduled.</p>"
-    hosts = sorted({p.client for p in pairs} | {p.server for p in pairs})
-    cells: dict[tuple[str, str], list[PairMeasurement]] = defaultdict(list)
-    for pair in pairs:
-        # A pair test measures the link both ways' worth: show it on both sides of the diagonal.
-        cells[(pair.client, pair.server)].append(pair)
-        cells[(pair.server, pair.client)].append(pair)
-    size = LABEL + CELL * len(hosts)
+    worst = worst_share_per_nic(pairs, manifest)
+    hosts = [name for name in manifest.hosts if any((name, rail) in worst for rail in _rails(manifest))]
+    rails = _rails(manifest)
+    cell = max(8, min(28, (VIEW_WIDTH - RAIL_LABEL) // max(1, len(hosts))))
+    per_band = max(1, (VIEW_WIDTH - RAIL_LABEL) // cell)
+    bands = [hosts[i : i + per_band] for i in range(0, len(hosts), per_band)]
+    band_height = 16 + cell * len(rails) + 6
+    nic_names = {(h, n.rail): n.name for h in hosts for n in manifest.hosts[h].nics}
     svg = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + 10}" height="{size + 10}" '
-        f'role="img" aria-label="pair bandwidth heatmap" font-size="11" font-family="sans-serif">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{RAIL_LABEL + per_band * cell}" '
+        f'height="{band_height * len(bands)}" role="img" aria-label="pair bandwidth per NIC" '
+        'font-size="10" font-family="sans-serif">'
     ]
-    for index, host in enumerate(hosts):
-        offset = LABEL + index * CELL
-        svg.append(
-            f'<text x="{LABEL - 4}" y="{offset + CELL * 0.65:.0f}" text-anchor="end">{escape(host)}</text>'
-        )
-        svg.append(
-            f'<text x="{offset + CELL / 2:.0f}" y="{LABEL - 4}" text-anchor="start" '
-            f'transform="rotate(-60 {offset + CELL / 2:.0f} {LABEL - 4})">{escape(host)}</text>'
-        )
-    for row, client in enumerate(hosts):
-        for column, server in enumerate(hosts):
-            measured = cells.get((client, server))
-            if not measured:
-                continue
-            ratios = [p.gbps / p.line_rate_gbps for p in measured if p.gbps is not None]
-            worst = min(ratios) if ratios else None
-            tooltip = f"{client} -> {server}: " + "; ".join(
-                _rail_text(p) for p in sorted(measured, key=lambda p: p.rail)
-            )
-            x, y = LABEL + column * CELL, LABEL + row * CELL
-            svg.append(
-                f'<rect x="{x}" y="{y}" width="{CELL - 1}" height="{CELL - 1}" '
-                f'fill="{_colour(worst)}"><title>{escape(tooltip)}</title></rect>'
-            )
-            if worst is not None:
-                svg.append(
-                    f'<text x="{x + CELL / 2:.0f}" y="{y + CELL * 0.65:.0f}" '
-                    f'text-anchor="middle" font-size="9">{worst * 100:.0f}</text>'
+    for band_index, band in enumerate(bands):
+        top = band_index * band_height
+        svg.append(f'<text x="{RAIL_LABEL}" y="{top + 11}">{escape(band[0])} .. {escape(band[-1])}</text>')
+        for row, rail in enumerate(rails):
+            y = top + 16 + row * cell
+            svg.append(f'<text x="0" y="{y + cell * 0.75:.0f}">rail {rail}</text>')
+            for column, host in enumerate(band):
+                share = worst.get((host, rail))
+                x = RAIL_LABEL + column * cell
+                nic = nic_names.get((host, rail), f"rail{rail}")
+                label = "not measured" if share is None else f"{share * 100:.0f}% of line rate"
+                fill = _colour(share, threshold)
+                rect = (
+                    f'<rect x="{x}" y="{y}" width="{cell - 1}" height="{cell - 1}" fill="{fill}">'
+                    f"<title>{escape(host)} {escape(nic)}: {label}</title></rect>"
                 )
+                if share is not None and share < threshold:
+                    rect = f'<a href="#{nic_anchor(host, nic)}">{rect}</a>'
+                svg.append(rect)
     svg.append("</svg>")
     return "\n".join(svg)
 
 
-def _rail_text(pair: PairMeasurement) -> str:
-    measured = "not measured" if pair.gbps is None else f"{pair.gbps:.1f}/{pair.line_rate_gbps} Gb/s"
-    return f"rail {pair.rail}: {measured}"
+def _rails(manifest: Manifest) -> list[int]:
+    return sorted({nic.rail for host in manifest.hosts.values() for nic in host.nics})
 
 
-def _colour(ratio: float | None) -> str:
-    """Red (<= 50 % of line rate) through yellow to green (>= 95 %); grey when not measured."""
-    if ratio is None:
-        return "#cccccc"
-    share = max(0.0, min(1.0, (ratio - 0.5) / 0.45))
-    red = int(220 * min(1.0, 2 * (1 - share)))
-    green = int(190 * min(1.0, 2 * share))
-    return f"#{red:02x}{green:02x}40"
+def _legend(threshold: float) -> str:
+    steps = [(threshold - 0.4, "far below"), (threshold - 0.05, "just below"), (threshold, "at threshold")]
+    swatches = "".join(
+        f'<span style="background:{_colour(v, threshold)}"></span>{label}' for v, label in steps
+    )
+    return (
+        '<p class="legend">One cell per NIC: the worst pair (ib_write_bw average) it took part in, '
+        f"as a share of line rate; pass threshold {threshold * 100:.0f}%.{swatches}"
+        f'<span style="background:{_colour(1.0, threshold)}"></span>line rate'
+        f'<span style="background:{_colour(None, threshold)}"></span>not measured. '
+        "Failing cells link to their problem row; hover a cell for its host and NIC.</p>"
+    )
+
+
+def _colour(share: float | None, threshold: float) -> str:
+    """Green from the pass threshold up (lighter to darker); below it red, darkest far below;
+    grey when not measured. The hue flips exactly at the threshold."""
+    if share is None:
+        return "#c8c8c8"
+    if share >= threshold:
+        depth = min(1.0, (share - threshold) / max(1e-9, 1.0 - threshold))
+        return f"#{int(150 - 110 * depth):02x}{int(210 - 50 * depth):02x}{int(150 - 90 * depth):02x}"
+    depth = min(1.0, (threshold - share) / max(1e-9, threshold))
+    return f"#{int(245 - 95 * depth):02x}{int(160 - 150 * depth):02x}{int(140 - 130 * depth):02x}"
+
+
+def _fabric_view(problems: list[Result], manifest: Manifest) -> str:
+    """Leaves (the switches NICs attach to) and the other switches, one square each; red where a
+    NIC on one of its ports or one of its own checks failed, with the ports named."""
+    leaves = sorted({nic.switch for host in manifest.hosts.values() for nic in host.nics})
+    others = sorted(set(manifest.switches) - set(leaves))
+    failing_ports: dict[str, set[str]] = defaultdict(set)
+    for result in problems:
+        for host, nic, switch, port in where_to_look(result, manifest):
+            if switch:
+                failing_ports[switch].add(f"{port} ({host}:{nic})" if host else port or result.check)
+    parts = []
+    for title, names in (("leaves", leaves), ("spines and above", others)):
+        if not names:
+            continue
+        marked = [n for n in names if n in failing_ports]
+        parts.append(f"<h3>{len(names)} {title}, {len(marked)} with problems</h3>")
+        parts.append(_switch_squares(names, failing_ports))
+    listed = [
+        f"<li>{escape(s)}: {escape(', '.join(sorted(p)))}</li>" for s, p in sorted(failing_ports.items())
+    ]
+    if listed:
+        parts.append("<p>Ports to look at:</p><ul>" + "".join(listed) + "</ul>")
+    return "\n".join(parts)
+
+
+def _switch_squares(names: list[str], failing_ports: dict[str, set[str]]) -> str:
+    size = max(8, min(24, VIEW_WIDTH // max(1, len(names))))
+    per_row = VIEW_WIDTH // size
+    rows = (len(names) + per_row - 1) // per_row
+    svg = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{min(len(names), per_row) * size}" '
+        f'height="{rows * size}" role="img" aria-label="switches">'
+    ]
+    for index, name in enumerate(names):
+        x, y = (index % per_row) * size, (index // per_row) * size
+        ports = failing_ports.get(name)
+        fill = "#c02020" if ports else "#7cbf7c"
+        title = f"{name}: " + (", ".join(sorted(ports)) if ports else "no problems")
+        svg.append(
+            f'<rect x="{x}" y="{y}" width="{size - 2}" height="{size - 2}" fill="{fill}">'
+            f"<title>{escape(title)}</title></rect>"
+        )
+    svg.append("</svg>")
+    return "\n".join(svg)

@@ -1,0 +1,108 @@
+"""How long gpunet-validate takes to judge and report a large fabric's artifacts, and how big each
+report is: a report, never a pass/fail test.
+
+Run: .venv/bin/python benchmarks/validate_scale.py [--hosts 64 512 4096] [--work DIR]
+
+For each size: `gpunet plan --gpus 8*H --write-inventory` writes an inventory (8 NICs per host),
+the artifacts generator of tests/fixtures/artifacts writes every tool's recorded output for every
+host, pair, NCCL run and switch of that fabric's collection plan (one host's rail-2 NIC trained at
+half speed, so there is something to find), then `gpunet-validate --from-artifacts` runs once per
+report format, as its own process, with wall time, peak memory and report size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from tests.fixtures.artifacts import generate  # noqa: E402
+
+from gpunet.model.check import load_fabric  # noqa: E402 - after the path set-up above
+from gpunet.validate.manifest import build_manifest  # noqa: E402
+from gpunet.validate.report import FORMATS  # noqa: E402
+
+BIN = Path(sys.executable).parent
+NICS_PER_HOST = 8
+
+
+def write_artifacts(hosts: int, work: Path) -> Path:
+    inventory = work / f"inventory-{hosts}"
+    artifacts = work / f"artifacts-{hosts}"
+    shutil.rmtree(inventory, ignore_errors=True)
+    shutil.rmtree(artifacts, ignore_errors=True)
+    radix = 64 if hosts <= 1024 else 128
+    # IPv4 NIC addresses: the fixture generator writes RoCE v2 GIDs as IPv4-mapped addresses.
+    command = [str(BIN / "gpunet"), "plan", "--gpus", str(hosts * 8), "--switch-radix", str(radix)]
+    command += ["--fabric-pool", "10.0.0.0/8"]
+    subprocess.run([*command, "--write-inventory", str(inventory)], check=True, capture_output=True)
+    manifest = build_manifest(load_fabric(inventory))
+    first = next(iter(manifest.hosts.values()))
+    slow_nic = next(n for n in first.nics if n.rail == 2)
+    scenario = dataclasses.replace(
+        generate.Scenario("scale"), slow_nics={(first.name, slow_nic.name): slow_nic.speed_gbps // 2}
+    )
+    manifest.write(artifacts)
+    generate.write_hosts(artifacts, manifest, scenario)
+    # The generator's clock offsets grow with the host index (it was written for 4 hosts); keep
+    # every host in sync so the NTP check does not fail hundreds of hosts at this scale.
+    for host in manifest.hosts:
+        (artifacts / "hosts" / host / "chronyc-tracking.txt").write_text(
+            generate.CHRONY.format(offset=0.000041)
+        )
+    generate.write_pairs(artifacts, manifest, scenario)
+    generate.write_nccl(artifacts, manifest, scenario)
+    generate.write_switches(artifacts, manifest)
+    return artifacts
+
+
+def run_report(artifacts: Path, report_format: str, output: Path) -> tuple[float, float, int, int]:
+    command = [str(BIN / "gpunet-validate"), "--from-artifacts", str(artifacts), "--format", report_format]
+    start = time.perf_counter()
+    with open(os.devnull, "w") as sink:
+        process = subprocess.Popen([*command, "--output", str(output)], stdout=sink, stderr=sink)
+        _, _, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    lines = output.read_text().count("\n") if output.exists() else 0
+    return seconds, usage.ru_maxrss / 1024, output.stat().st_size if output.exists() else 0, lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hosts", type=int, nargs="+", default=[64, 512, 4096])
+    parser.add_argument("--work", type=Path, help="folder for inventories and artifacts (default: temporary)")
+    args = parser.parse_args(argv)
+    work = args.work or Path(tempfile.mkdtemp(prefix="gpunet-validate-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"{os.cpu_count()} CPUs, artifacts under {work}\n")
+    print(
+        "| hosts | NICs | artifact files | format | wall s (judge + report) | peak MiB | report KiB | lines |"
+    )
+    print("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for hosts in args.hosts:
+        start = time.perf_counter()
+        artifacts = write_artifacts(hosts, work)
+        files = sum(1 for path in artifacts.rglob("*") if path.is_file())
+        print(f"<!-- {hosts} hosts: artifacts written in {time.perf_counter() - start:.0f} s -->", flush=True)
+        for report_format in FORMATS:
+            output = work / f"report-{hosts}.{report_format}"
+            seconds, peak, size, lines = run_report(artifacts, report_format, output)
+            sizes = f"{hosts} | {hosts * NICS_PER_HOST} | {files}"
+            figures = f"{seconds:.1f} | {peak:.0f} | {size / 1024:.0f} | {lines}"
+            print(f"| {sizes} | {report_format} | {figures} |", flush=True)
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
