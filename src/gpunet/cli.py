@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "gpunet.lab.switchsim.cli",
     "gpunet.render.cli",
     "gpunet.plan.cli",
+    "gpunet.nodecheck.cli",
 )
 
 EXIT_INTERNAL = 1
