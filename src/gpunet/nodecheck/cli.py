@@ -20,15 +20,44 @@ from gpunet.nodecheck.expectations import (
     read_expectations,
 )
 from gpunet.nodecheck.judge import NODE_CHECKS, first_problem, judge_node, summary_line
-from gpunet.validate.results import EXIT_USAGE, exit_code
+from gpunet.validate.results import EXIT_INTERNAL, EXIT_USAGE, exit_code
+
+DESCRIPTION = "Run gpunet's host checks on this host; print one line; exit 0 healthy."
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     check = subparsers.add_parser(
         "node-check",
         help="judge this GPU host against its installed expectations (Slurm HealthCheckProgram)",
-        description="Run gpunet's host checks on this host; print one line; exit 0 healthy.",
+        description=DESCRIPTION,
     )
+    add_node_check_arguments(check)
+
+    write = subparsers.add_parser(
+        "node-expectations", help="print one GPU host's expectations file, derived from the inventory"
+    )
+    write.add_argument("-i", "--inventory", required=True, help="inventory folder or file")
+    write.add_argument("--host", required=True, help="GPU host name")
+    write.add_argument("--vault-password-file", help="vault password file for the inventory")
+    write.set_defaults(func=run_node_expectations)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`gpunet-node-check` / `python3 -m gpunet.nodecheck`: the same command without the other
+    subcommands' imports (jsonschema, Ansible), so a node needs only PyYAML and prometheus_client."""
+    parser = argparse.ArgumentParser(prog="gpunet-node-check", description=DESCRIPTION)
+    add_node_check_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run_node_check(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # the one place that turns a bug into a one-line message
+        print(f"gpunet node-check: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def add_node_check_arguments(check: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--expectations", type=Path, default=DEFAULT_PATH, help=f"expectations file (default: {DEFAULT_PATH})"
     )
@@ -51,14 +80,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--keep-artifacts", type=Path, help="collect into this folder and keep it (default: a temp folder)"
     )
     check.set_defaults(func=run_node_check)
-
-    write = subparsers.add_parser(
-        "node-expectations", help="print one GPU host's expectations file, derived from the inventory"
-    )
-    write.add_argument("-i", "--inventory", required=True, help="inventory folder or file")
-    write.add_argument("--host", required=True, help="GPU host name")
-    write.add_argument("--vault-password-file", help="vault password file for the inventory")
-    write.set_defaults(func=run_node_expectations)
 
 
 def run_node_check(args: argparse.Namespace) -> int:
