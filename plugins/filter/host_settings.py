@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gpunet.hosts import settings
+from gpunet.hosts import firewall, settings
 from gpunet.model.plain import to_plain
 
 
@@ -46,6 +46,10 @@ def cidrs_by_family(cidrs: Any) -> dict[str, list[str]]:
     return settings.cidrs_by_family(to_plain(cidrs or []))
 
 
+def firewall_openings(openings: Any) -> list[dict[str, Any]]:
+    return firewall.openings_by_family(to_plain(openings or []))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return {
@@ -54,4 +58,5 @@ class FilterModule:
             "local_port_range": local_port_range,
             "cidrs_by_family": cidrs_by_family,
             "interface_with_address": interface_with_address,
+            "firewall_openings": firewall_openings,
         }

@@ -20,6 +20,10 @@ def fabric_settings(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
     """The operator's gpunet_fabric merged over the defaults, plus the derived RoCE TOS byte."""
     settings = with_defaults(dict(fabric_value))
     settings["qos"]["roce_traffic_class"] = roce_traffic_class(settings["qos"]["roce_dscp"])
+    # NCCL bootstraps on the management interface unless the operator names other networks.
+    firewall = settings.get("firewall", {})
+    if "mgmt_cidrs" in firewall:
+        firewall.setdefault("nccl_socket_cidrs", list(firewall["mgmt_cidrs"]))
     return settings
 
 
