@@ -20,7 +20,7 @@ def nccl_environment(
     fabric_value: Any,
     nics: Any,
     socket_ifname: str = "",
-    gid_index: int | None = 3,
+    gid_index: int | str | None = None,
     extra: Any = None,
     port: int = 1,
 ) -> dict[str, str]:

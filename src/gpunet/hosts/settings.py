@@ -37,14 +37,15 @@ def nccl_environment(
     nics: Sequence[Mapping[str, Any]],
     *,
     socket_ifname: str = "",
-    gid_index: int | None = 3,
+    gid_index: int | None = None,
     port: int = 1,
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, str]:
     """The NCCL variables for /etc/nccl.conf, in a stable order.
 
     NCCL_IB_HCA lists the exact device names with a leading '=' (else mlx5_1 also matches mlx5_10).
-    NCCL_IB_TC and the GID index apply to RoCE only; InfiniBand uses neither.
+    NCCL_IB_TC and the GID index apply to RoCE only; InfiniBand uses neither. The GID index is written
+    only when given: NCCL picks the RoCEv2 GID itself since 2.21.
     """
     settings = fabric_settings(fabric_value)
     env: dict[str, str] = {}
