@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gpunet.hosts import firewall, nccl_tests, settings
+from gpunet.hosts import apt_sources, firewall, nccl_tests, settings
 from gpunet.model.plain import to_plain
 
 
@@ -106,6 +106,10 @@ def nccl_verify_jobs(
     )
 
 
+def apt_components(text: Any) -> list[str]:
+    return apt_sources.apt_components(str(text or ""))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return {
@@ -120,4 +124,5 @@ class FilterModule:
             "nccl_conf_variables": nccl_conf_variables,
             "nccl_verify_jobs": nccl_verify_jobs,
             "nccl_test_host": nccl_test_host,
+            "apt_components": apt_components,
         }
