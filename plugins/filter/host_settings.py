@@ -110,6 +110,10 @@ def apt_components(text: Any) -> list[str]:
     return apt_sources.apt_components(str(text or ""))
 
 
+def apt_release_mirror(text: Any, release: Any) -> str:
+    return apt_sources.release_mirror(str(text or ""), str(release))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return {
@@ -125,4 +129,5 @@ class FilterModule:
             "nccl_verify_jobs": nccl_verify_jobs,
             "nccl_test_host": nccl_test_host,
             "apt_components": apt_components,
+            "apt_release_mirror": apt_release_mirror,
         }

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from gpunet.hosts.apt_sources import apt_components
+from gpunet.hosts.apt_sources import apt_components, release_mirror
 from tests.conftest import REPO_ROOT
 from tests.unit.roles.distro_facts import VENDOR_FACTS, facts
 from tests.unit.roles.templar import render_role_template, render_value, role_defaults, role_vars, trusted
@@ -67,9 +67,13 @@ def test_apt_sources_file_trusts_only_the_repository_key(distro: str) -> None:
 
 
 def test_debian_components_file_adds_contrib_for_the_release() -> None:
-    values = variables("debian12") | {"nvidia_repo_missing_components": ["contrib"]}
+    values = variables("debian12") | {
+        "nvidia_repo_missing_components": ["contrib"],
+        "nvidia_repo_components_mirror": "http://mirror.example.net/debian",
+    }
     text = render_role_template(ROLE / "templates/gpunet-debian-components.sources.j2", values)
     assert "Suites: bookworm bookworm-updates" in text
+    assert "URIs: http://mirror.example.net/debian" in text
     assert apt_components(text) == ["contrib"]
 
 
@@ -116,3 +120,18 @@ SOURCES_CASES = [
 @pytest.mark.parametrize(("text", "expected"), SOURCES_CASES)
 def test_apt_components(text: str, expected: list[str]) -> None:
     assert apt_components(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "mirror"),
+    [
+        ("deb http://ftp.de.debian.org/debian bookworm main\ndeb http://sec.example bookworm-security main\n",
+         "http://ftp.de.debian.org/debian"),
+        ("Types: deb\nURIs: http://m.example/debian\nSuites: bookworm bookworm-updates\nComponents: main\n",
+         "http://m.example/debian"),
+        ("Types: deb\nURIs: http://off.example\nSuites: bookworm\nEnabled: no\n", ""),
+        ("deb http://archive.ubuntu.com/ubuntu noble main\n", ""),
+    ],
+)  # fmt: skip
+def test_release_mirror_is_taken_from_the_hosts_sources(text: str, mirror: str) -> None:
+    assert release_mirror(text, "bookworm") == mirror
