@@ -114,6 +114,10 @@ def apt_release_mirror(text: Any, release: Any) -> str:
     return apt_sources.release_mirror(str(text or ""), str(release))
 
 
+def persistenced_exec_start(unit_text: Any) -> str:
+    return settings.persistenced_exec_start(str(unit_text or ""))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return {
@@ -130,4 +134,5 @@ class FilterModule:
             "nccl_test_host": nccl_test_host,
             "apt_components": apt_components,
             "apt_release_mirror": apt_release_mirror,
+            "persistenced_exec_start": persistenced_exec_start,
         }

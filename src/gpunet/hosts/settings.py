@@ -90,3 +90,19 @@ def interface_with_address(facts: Mapping[str, Any], address: str) -> str:
         if any(entry.get("address") == address for entry in addresses):
             return str(name)
     return ""
+
+
+def persistenced_exec_start(unit_text: str) -> str:
+    """nvidia-persistenced's ExecStart from `systemctl cat`, with persistence mode on.
+
+    Ubuntu's packaged unit passes --no-persistence-mode; the drop-in keeps the rest of its command line
+    (user, verbosity) and asks for --persistence-mode, as NVIDIA's own Ansible role does.
+    """
+    lines = unit_text.splitlines()
+    starts = [line.split("=", 1)[1].strip() for line in lines if line.startswith("ExecStart=")]
+    commands = [line for line in starts if line]  # an empty ExecStart= only resets the list
+    if not commands:
+        raise ValueError("no ExecStart= line in the nvidia-persistenced unit")
+    flags = ("--no-persistence-mode", "--persistence-mode")
+    words = [word for word in commands[-1].split() if word not in flags]
+    return " ".join([*words, "--persistence-mode"])
