@@ -210,6 +210,15 @@ def status(paths: LabPaths) -> LabStatus:
                 container_state == "running",
             )
         )
+    slurm_state = podman.container_state(slurm.CONTROLLER_CONTAINER)
+    report.components.append(
+        Component(
+            "slurm",
+            slurm.CONTROLLER_HOST,
+            f"slurmctld in {slurm.CONTROLLER_CONTAINER} {slurm_state}",
+            slurm_state == "running",
+        )
+    )
     for switch in plan.switches:
         running = state.switches.get(switch.name) if state else None
         alive = running is not None and switches.is_up(running)
