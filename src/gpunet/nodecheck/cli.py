@@ -102,13 +102,13 @@ def run_node_check(args: argparse.Namespace) -> int:
         results = judge_node(folder, manifest, checks)
         line = summary_line(results)
         if args.textfile:
-            from gpunet.validate.report.prometheus import write_textfile
+            from gpunet.validate.report.prometheus import NODE_CHECK, write_textfile
 
-            write_textfile(results, manifest, folder, args.textfile)
+            write_textfile(results, manifest, folder, args.textfile, NODE_CHECK)
         if args.format == "prometheus":
-            from gpunet.validate.report.prometheus import exposition
+            from gpunet.validate.report.prometheus import NODE_CHECK, exposition
 
-            sys.stdout.write(exposition(results, manifest, folder))
+            sys.stdout.write(exposition(results, manifest, folder, NODE_CHECK))
     if args.format == "line":
         print(line)
     code = exit_code(results)

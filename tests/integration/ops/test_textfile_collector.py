@@ -15,6 +15,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gpunet.validate.cli import main
+from gpunet.validate.judge import judge
+from gpunet.validate.report.prometheus import NODE_CHECK, write_textfile
 from tests.conftest import FIXTURES_DIR
 
 ARTIFACTS = FIXTURES_DIR / "artifacts"
@@ -97,9 +99,16 @@ def test_node_exporter_serves_gpunet_series(node_exporter: tuple[Path, str]) -> 
     assert write_metrics("bad_nic", textfiles / "gpunet.prom") == 4
     found = scrape(url)
     nic = {"host": "gpu03", "nic": "mlx5_2", "rail": "2", "switch": "leaf03", "port": "Ethernet3/1"}
-    failed = {"check": "nic_port_state", "category": "nic", "target": "gpu03:mlx5_2", **nic, "status": "fail"}
+    failed = {
+        "source": "validate",
+        "check": "nic_port_state",
+        "category": "nic",
+        "target": "gpu03:mlx5_2",
+        **nic,
+        "status": "fail",
+    }
     assert found[("gpunet_check_status", frozenset(failed.items()))] == 1.0
-    assert found[("gpunet_validate_exit_code", frozenset())] == 4.0
+    assert found[("gpunet_validate_exit_code", frozenset({"source": "validate"}.items()))] == 4.0
     assert found[("gpunet_ntp_offset_seconds", frozenset({"host": "gpu01"}.items()))] == pytest.approx(
         4.1e-05
     )
@@ -110,9 +119,26 @@ def test_node_exporter_serves_gpunet_series(node_exporter: tuple[Path, str]) -> 
 def test_a_rewrite_replaces_the_series_the_collector_serves(node_exporter: tuple[Path, str]) -> None:
     textfiles, url = node_exporter
     write_metrics("bad_nic", textfiles / "gpunet.prom")
-    assert scrape(url)[("gpunet_validate_exit_code", frozenset())] == 4.0
+    assert scrape(url)[("gpunet_validate_exit_code", frozenset({"source": "validate"}.items()))] == 4.0
     write_metrics("healthy", textfiles / "gpunet.prom")
     found = scrape(url)
-    assert found[("gpunet_validate_exit_code", frozenset())] == 0.0
+    assert found[("gpunet_validate_exit_code", frozenset({"source": "validate"}.items()))] == 0.0
     assert found[("node_textfile_scrape_error", frozenset())] == 0.0
     assert sorted(p.name for p in textfiles.iterdir()) == ["gpunet.prom"]
+
+
+def test_a_fabric_file_and_a_node_file_share_one_collector(node_exporter: tuple[Path, str]) -> None:
+    """The same check and target from gpunet-validate and from node-check differ by `source`."""
+    textfiles, url = node_exporter
+    write_metrics("healthy", textfiles / "gpunet-fabric.prom")
+    verdict = judge(ARTIFACTS / "bad_nic")
+    node_results = [result for result in verdict.results if result.group == "gpu03"]
+    write_textfile(node_results, verdict.manifest, None, textfiles / "gpunet-node.prom", NODE_CHECK)
+    found = scrape(url)
+    assert found[("node_textfile_scrape_error", frozenset())] == 0.0
+    exit_codes = {
+        dict(labels)["source"]: value
+        for (name, labels), value in found.items()
+        if name == "gpunet_validate_exit_code"
+    }
+    assert exit_codes == {"validate": 0.0, "node-check": 4.0}

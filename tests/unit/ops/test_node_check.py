@@ -66,8 +66,8 @@ def test_hardware_checks_are_skipped_for_the_declared_reason(node: Path, capsys)
     argv = ["node-check", "--expectations", str(node / "expect.json"), "--format", "prometheus"]
     assert main([*argv, "--checks", "nic_port_state,roce_v2_gid,nic_qos,gpu_count,nvlink"]) == 0
     text = capsys.readouterr().out
-    assert 'gpunet_checks{status="skipped"} 26.0' in text
-    assert 'gpunet_checks{status="fail"} 0.0' in text
+    assert 'gpunet_checks{source="node-check",status="skipped"} 26.0' in text
+    assert 'gpunet_checks{source="node-check",status="fail"} 0.0' in text
 
 
 def test_the_textfile_is_written_beside_the_line(node: Path, capsys) -> None:
@@ -75,8 +75,8 @@ def test_the_textfile_is_written_beside_the_line(node: Path, capsys) -> None:
     textfile = node / "textfile" / "gpunet-node.prom"
     argv = ["node-check", "--expectations", str(node / "expect.json"), "--checks", "ntp_offset"]
     assert main([*argv, "--textfile", str(textfile)]) == 3
+    assert 'source="node-check",status="error",switch="",target="gpu01"} 1.0' in textfile.read_text()
     assert 'check="ntp_offset",host="gpu01"' in textfile.read_text()
-    assert 'status="error",switch="",target="gpu01"} 1.0' in textfile.read_text()
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,13 @@ PAIR_GPU03_04_RAIL2 = {
     "switch": "leaf03",
     "port": "Ethernet3/1",
 }
-STATUS = {"check": "nic_port_state", "category": "nic", "target": "gpu03:mlx5_2", **NIC_GPU03_2}
+STATUS = {
+    "source": "validate",
+    "check": "nic_port_state",
+    "category": "nic",
+    "target": "gpu03:mlx5_2",
+    **NIC_GPU03_2,
+}
 
 # (scenario, series, labels, value): values come from the recorded files of that scenario.
 CASES = [
@@ -46,9 +52,9 @@ CASES = [
     ("healthy", "gpunet_check_status", {**STATUS, "status": "fail"}, 0.0),
     ("bad_nic", "gpunet_check_status", {**STATUS, "status": "pass"}, 0.0),
     ("bad_nic", "gpunet_check_status", {**STATUS, "status": "fail"}, 1.0),
-    ("bad_nic", "gpunet_checks", {"status": "fail"}, 6.0),
-    ("bad_nic", "gpunet_validate_exit_code", {}, 4.0),
-    ("healthy", "gpunet_validate_exit_code", {}, 0.0),
+    ("bad_nic", "gpunet_checks", {"source": "validate", "status": "fail"}, 6.0),
+    ("bad_nic", "gpunet_validate_exit_code", {"source": "validate"}, 4.0),
+    ("healthy", "gpunet_validate_exit_code", {"source": "validate"}, 0.0),
     # ib_write_bw 386.00 Gb/s healthy, 193.0 Gb/s on gpu03's 200G-trained NIC; as bytes/s.
     ("healthy", "gpunet_pair_bandwidth_bytes_per_second", PAIR_GPU03_04_RAIL2, 386.0e9 / 8),
     ("bad_nic", "gpunet_pair_bandwidth_bytes_per_second", PAIR_GPU03_04_RAIL2, 193.0e9 / 8),
@@ -105,7 +111,7 @@ def test_every_result_has_exactly_one_status_set(scenario: str) -> None:
             )
     assert set(states) == {(r.check, r.target) for r in verdict.results}
     assert set(states.values()) == {1.0}
-    assert found[key("gpunet_validate_exit_code")] == exit_code(verdict.results)
+    assert found[key("gpunet_validate_exit_code", source="validate")] == exit_code(verdict.results)
 
 
 def test_cli_writes_the_textfile_atomically_and_keeps_the_exit_code(tmp_path, capsys) -> None:

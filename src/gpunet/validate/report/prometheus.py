@@ -1,11 +1,13 @@
 """Prometheus text exposition of a verdict, for node_exporter's textfile collector.
 
 Series (all gauges, base units as Prometheus' naming guide asks):
-    gpunet_check_status{check,category,target,host,nic,rail,switch,port,status}  1 for the
-        result's status, 0 for the other three (a state set: alerts match status="fail")
-    gpunet_checks{status}                         results per status
-    gpunet_validate_exit_code                     what gpunet-validate / gpunet node-check exit with
-    gpunet_validate_timestamp_seconds             when this report was written
+    gpunet_check_status{source,check,category,target,host,nic,rail,switch,port,status}  1 for
+        the result's status, 0 for the other three (a state set: alerts match status="fail")
+    gpunet_checks{source,status}                  results per status
+    gpunet_validate_exit_code{source}             what gpunet-validate / gpunet node-check exit with
+    gpunet_validate_timestamp_seconds{source}     when this report was written
+`source` is "validate" or "node-check": both files may sit in one node_exporter's textfile folder,
+and the collector refuses two series with the same name and labels.
     gpunet_pair_bandwidth_bytes_per_second{...}    ib_write_bw average per scheduled pair and rail
     gpunet_pair_line_rate_bytes_per_second{...}    the slower NIC's line rate of that pair
     gpunet_nccl_busbw_bytes_per_second{run}       nccl-tests peak out-of-place busbw
@@ -42,24 +44,34 @@ _GBPS_AS_BYTES = _GIGA / 8
 _PORT_PAUSE_TOOLS = ("nxos-show-interface-pfc", "eos-show-pfc-counters")
 
 
+VALIDATE = "validate"
+NODE_CHECK = "node-check"
+
+
 def render_prometheus(verdict: Verdict) -> str:
     return exposition(verdict.results, verdict.manifest, verdict.artifacts)
 
 
-def exposition(results: list[Result], manifest: Manifest, artifacts: Path | None) -> str:
-    return generate_latest(build_registry(results, manifest, artifacts)).decode()
+def exposition(
+    results: list[Result], manifest: Manifest, artifacts: Path | None, source: str = VALIDATE
+) -> str:
+    return generate_latest(build_registry(results, manifest, artifacts, source)).decode()
 
 
-def write_textfile(results: list[Result], manifest: Manifest, artifacts: Path | None, path: Path) -> None:
+def write_textfile(
+    results: list[Result], manifest: Manifest, artifacts: Path | None, path: Path, source: str = VALIDATE
+) -> None:
     """Write for the textfile collector: prometheus_client writes a temp file beside `path` and
     renames it, so node_exporter never reads a half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_to_textfile(str(path), build_registry(results, manifest, artifacts))
+    write_to_textfile(str(path), build_registry(results, manifest, artifacts, source))
 
 
-def build_registry(results: list[Result], manifest: Manifest, artifacts: Path | None) -> CollectorRegistry:
+def build_registry(
+    results: list[Result], manifest: Manifest, artifacts: Path | None, source: str = VALIDATE
+) -> CollectorRegistry:
     registry = CollectorRegistry(auto_describe=True)
-    _add_results(registry, results, manifest)
+    _add_results(registry, results, manifest, source)
     if artifacts is not None:
         view = Artifacts(artifacts, manifest)
         _add_pairs(registry, view)
@@ -89,30 +101,41 @@ def _nic_labels(nic: NicExpectation) -> dict[str, str]:
     return {"nic": nic.name, "rail": str(nic.rail), "switch": nic.switch, "port": nic.switch_port}
 
 
-def _add_results(registry: CollectorRegistry, results: list[Result], manifest: Manifest) -> None:
+def _add_results(registry: CollectorRegistry, results: list[Result], manifest: Manifest, source: str) -> None:
     status = Gauge(
         "gpunet_check_status",
         "gpunet check result per check and target: 1 for its status, 0 for the others",
-        ["check", "category", "target", *TARGET_LABELS, "status"],
+        ["source", "check", "category", "target", *TARGET_LABELS, "status"],
         registry=registry,
     )
     for result in results:
         labels = target_labels(result.target, manifest)
         for state in Status:
             status.labels(
-                check=result.check, category=result.category, target=result.target, **labels, status=state
+                source=source,
+                check=result.check,
+                category=result.category,
+                target=result.target,
+                **labels,
+                status=state,
             ).set(1 if result.status == state else 0)
-    totals = Gauge("gpunet_checks", "gpunet check results per status", ["status"], registry=registry)
+    totals = Gauge(
+        "gpunet_checks", "gpunet check results per status", ["source", "status"], registry=registry
+    )
     for state, number in counts(results).items():
-        totals.labels(status=state).set(number)
+        totals.labels(source=source, status=state).set(number)
     Gauge(
         "gpunet_validate_exit_code",
         "exit code of the run: 0 passed, 3 a check could not run, 4 a check failed",
+        ["source"],
         registry=registry,
-    ).set(exit_code(results))
+    ).labels(source=source).set(exit_code(results))
     Gauge(
-        "gpunet_validate_timestamp_seconds", "when gpunet wrote these results (Unix time)", registry=registry
-    ).set(time.time())
+        "gpunet_validate_timestamp_seconds",
+        "when gpunet wrote these results (Unix time)",
+        ["source"],
+        registry=registry,
+    ).labels(source=source).set(time.time())
 
 
 def _add_pairs(registry: CollectorRegistry, artifacts: Artifacts) -> None:
