@@ -34,7 +34,7 @@ PLAY = """
   tasks:
     - name: Python libraries of gpunet node-check
       ansible.builtin.apt:
-        name: [python3-yaml, python3-prometheus-client]
+        name: [python3-yaml, python3-prometheus-client, python3-rich]
         update_cache: true
     - name: Folder
       ansible.builtin.file: {path: /opt/gpunet-src, state: directory, mode: "0755"}

@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """`gpunet-node-check` / `python3 -m gpunet.nodecheck`: the same command without the other
-    subcommands' imports (jsonschema, Ansible), so a node needs only PyYAML and prometheus_client."""
+    subcommands' imports (jsonschema, Ansible), so a node needs only PyYAML, prometheus_client and rich."""
     parser = argparse.ArgumentParser(prog="gpunet-node-check", description=DESCRIPTION)
     add_node_check_arguments(parser)
     args = parser.parse_args(argv)
