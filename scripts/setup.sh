@@ -9,6 +9,8 @@ packages=(podman runc debootstrap uidmap slirp4netns fuse-overlayfs iproute2 ope
           python3-venv make git ca-certificates gnupg nftables
           # libyang's C library and a compiler: the libyang Python binding builds against them
           libyang2-dev gcc pkg-config)
+# Operators' tools the Prometheus tests run for real: node_exporter's textfile collector and promtool.
+packages+=(prometheus-node-exporter prometheus)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,7 +20,7 @@ if ((${#missing[@]})); then
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     echo "installing system packages: ${missing[*]}"
     $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 stamp="$venv/.gpunet-installed"

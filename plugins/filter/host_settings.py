@@ -10,7 +10,7 @@ from typing import Any
 
 import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 
-from gpunet.hosts import settings
+from gpunet.hosts import apt_sources, firewall, nccl_tests, settings
 from gpunet.model.plain import to_plain
 
 
@@ -22,7 +22,7 @@ def nccl_environment(
     fabric_value: Any,
     nics: Any,
     socket_ifname: str = "",
-    gid_index: int | None = 3,
+    gid_index: int | str | None = None,
     extra: Any = None,
     port: int = 1,
 ) -> dict[str, str]:
@@ -48,6 +48,78 @@ def cidrs_by_family(cidrs: Any) -> dict[str, list[str]]:
     return settings.cidrs_by_family(to_plain(cidrs or []))
 
 
+def firewall_openings(openings: Any) -> list[dict[str, Any]]:
+    return firewall.openings_by_family(to_plain(openings or []))
+
+
+def nvcc_gencode(cuda_version: Any) -> str:
+    return nccl_tests.nvcc_gencode(str(cuda_version))
+
+
+def nccl_tests_make_argv(
+    build_dir: Any, cuda_home: Any, nccl_home: Any, jobs: Any, mpi_home: Any = "", gencode: Any = ""
+) -> list[str]:
+    return nccl_tests.make_argv(
+        build_dir=str(build_dir),
+        cuda_home=str(cuda_home),
+        nccl_home=str(nccl_home),
+        jobs=int(jobs),
+        mpi_home=str(mpi_home or ""),
+        gencode=str(gencode or ""),
+    )
+
+
+def nccl_conf_variables(text: Any) -> dict[str, str]:
+    return nccl_tests.nccl_conf_variables(str(text or ""))
+
+
+def nccl_test_host(host_vars: Any) -> dict[str, Any]:
+    plain = {
+        key: to_plain(host_vars[key])
+        for key in ("gpunet_gpus", "ansible_host", "inventory_hostname")
+        if key in host_vars
+    }
+    return nccl_tests.test_host(plain)
+
+
+def nccl_verify_jobs(
+    hosts: Any,
+    me: Any,
+    launcher: Any,
+    binary: Any,
+    args: Any,
+    nccl_env: Any = None,
+    mpi_port_range: Any = (46000, 46999),
+    ssh_key: Any = "",
+    binding: Any = "numa",
+    mpirun_extra: Any = (),
+) -> list[dict[str, Any]]:
+    return nccl_tests.verify_jobs(
+        to_plain(hosts),
+        str(me),
+        str(launcher),
+        str(binary),
+        [str(arg) for arg in to_plain(args or [])],
+        nccl_env={str(k): str(v) for k, v in to_plain(nccl_env or {}).items()},
+        mpi_port_range=[int(port) for port in to_plain(mpi_port_range)],
+        ssh_key=str(ssh_key or ""),
+        binding=str(binding),
+        mpirun_extra=[str(arg) for arg in to_plain(mpirun_extra or [])],
+    )
+
+
+def apt_components(text: Any) -> list[str]:
+    return apt_sources.apt_components(str(text or ""))
+
+
+def apt_release_mirror(text: Any, release: Any) -> str:
+    return apt_sources.release_mirror(str(text or ""), str(release))
+
+
+def persistenced_exec_start(unit_text: Any) -> str:
+    return settings.persistenced_exec_start(str(unit_text or ""))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return {
@@ -56,4 +128,13 @@ class FilterModule:
             "local_port_range": local_port_range,
             "cidrs_by_family": cidrs_by_family,
             "interface_with_address": interface_with_address,
+            "firewall_openings": firewall_openings,
+            "nvcc_gencode": nvcc_gencode,
+            "nccl_tests_make_argv": nccl_tests_make_argv,
+            "nccl_conf_variables": nccl_conf_variables,
+            "nccl_verify_jobs": nccl_verify_jobs,
+            "nccl_test_host": nccl_test_host,
+            "apt_components": apt_components,
+            "apt_release_mirror": apt_release_mirror,
+            "persistenced_exec_start": persistenced_exec_start,
         }

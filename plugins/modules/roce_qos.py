@@ -235,8 +235,59 @@ def parse_dcb_pfc(text: str) -> list[int]:
     return [1 if states.get(str(p)) == "on" else 0 for p in range(8)]
 
 
-def parse_dcb_dscp(text: str) -> dict[int, int]:
-    return {int(d): int(p) for d, p in re.findall(r"\b(\d{1,2}):([0-7])\b", text)}
+# `dcb app show` prints a DSCP by its name where iproute2's rt_dsfield table has one (dcb_app.c:
+# rtnl_dsfield_get_name(dscp << 2)), e.g. "dscp-prio AF31:3 CS6:6 27:3". The names are the standard
+# code points: CSn = 8n (RFC 2474), AFxy = 8x + 2y (RFC 2597), EF = 46 (RFC 3246), VA = 44 (RFC 5865),
+# LE = 1 (RFC 8622); a host's own rt_dsfield file may add names (read by dscp_names_from_rt_dsfield).
+STANDARD_DSCP_NAMES: dict[str, int] = {
+    "default": 0,
+    **{f"CS{n}": 8 * n for n in range(8)},
+    **{f"AF{x}{y}": 8 * x + 2 * y for x in range(1, 5) for y in range(1, 4)},
+    "EF": 46,
+    "VA": 44,
+    "LE": 1,
+}
+RT_DSFIELD_FILES = (
+    "/etc/iproute2/rt_dsfield",
+    "/usr/share/iproute2/rt_dsfield",
+    "/usr/lib/iproute2/rt_dsfield",
+)
+
+
+def dscp_names_from_rt_dsfield(text: str) -> dict[str, int]:
+    """Names of an rt_dsfield file ("0x68 AF31": the DS byte, so DSCP = value >> 2)."""
+    names = {}
+    for line in text.splitlines():
+        fields = line.split("#", 1)[0].split()
+        if len(fields) >= 2:
+            try:
+                names[fields[1]] = int(fields[0], 0) >> 2
+            except ValueError:
+                continue
+    return names
+
+
+def host_dscp_names(paths: tuple[str, ...] = RT_DSFIELD_FILES) -> dict[str, int]:
+    names = dict(STANDARD_DSCP_NAMES)
+    for path in paths:
+        text = Host.read(path)
+        if text is not None:
+            names.update(dscp_names_from_rt_dsfield(text))
+    return names
+
+
+def parse_dcb_dscp(text: str, names: dict[str, int] | None = None) -> dict[int, int]:
+    """DSCP -> priority from `dcb app show ... dscp-prio`, numbers ("26:3") and names ("AF31:3") alike."""
+    known = {name.lower(): value for name, value in (names or STANDARD_DSCP_NAMES).items()}
+    mapping = {}
+    for key, prio in re.findall(r"(?<![\w:])([A-Za-z][\w-]*|\d{1,2}):([0-7])\b", text):
+        if key.isdigit():
+            mapping[int(key)] = int(prio)
+        elif key.lower() in known:
+            mapping[known[key.lower()]] = int(prio)
+        else:
+            raise ValueError(f"dcb printed DSCP name {key!r}, which no rt_dsfield table defines")
+    return mapping
 
 
 # ethtool -a: "RX:  on" / "TX:  off".
@@ -302,9 +353,11 @@ def _plan_mlnx_qos(host: Host, netdev: str, want: Desired, plan: NicPlan) -> Non
 
 def _plan_dcb(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
     pfc = parse_dcb_pfc(host.check(["dcb", "pfc", "show", "dev", netdev, "prio-pfc"], f"{netdev} PFC"))
-    dscp_priority = parse_dcb_dscp(
-        host.check(["dcb", "app", "show", "dev", netdev, "dscp-prio"], f"{netdev} DSCP map")
-    )
+    shown = host.check(["dcb", "app", "show", "dev", netdev, "dscp-prio"], f"{netdev} DSCP map")
+    try:
+        dscp_priority = parse_dcb_dscp(shown, host_dscp_names())
+    except ValueError as error:
+        raise NicError(f"{netdev}: cannot read dcb output: {error}") from error
     pfc_args = [f"{p}:{'on' if on else 'off'}" for p, on in enumerate(want.pfc_vector)]
     if pfc != want.pfc_vector:
         argv = ["dcb", "pfc", "set", "dev", netdev, "prio-pfc", *pfc_args]

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "gpunet.render.cli",
     "gpunet.plan.cli",
     "gpunet.netdev.drift_cli",
+    "gpunet.nodecheck.cli",
 )
 
 EXIT_INTERNAL = 1

@@ -20,6 +20,10 @@ def fabric_settings(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
     """The operator's gpunet_fabric merged over the defaults, plus the derived RoCE TOS byte."""
     settings = with_defaults(dict(fabric_value))
     settings["qos"]["roce_traffic_class"] = roce_traffic_class(settings["qos"]["roce_dscp"])
+    # NCCL bootstraps on the management interface unless the operator names other networks.
+    firewall = settings.get("firewall", {})
+    if "mgmt_cidrs" in firewall:
+        firewall.setdefault("nccl_socket_cidrs", list(firewall["mgmt_cidrs"]))
     return settings
 
 
@@ -33,14 +37,15 @@ def nccl_environment(
     nics: Sequence[Mapping[str, Any]],
     *,
     socket_ifname: str = "",
-    gid_index: int | None = 3,
+    gid_index: int | None = None,
     port: int = 1,
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, str]:
     """The NCCL variables for /etc/nccl.conf, in a stable order.
 
     NCCL_IB_HCA lists the exact device names with a leading '=' (else mlx5_1 also matches mlx5_10).
-    NCCL_IB_TC and the GID index apply to RoCE only; InfiniBand uses neither.
+    NCCL_IB_TC and the GID index apply to RoCE only; InfiniBand uses neither. The GID index is written
+    only when given: NCCL picks the RoCEv2 GID itself since 2.21.
     """
     settings = fabric_settings(fabric_value)
     env: dict[str, str] = {}
@@ -85,3 +90,19 @@ def interface_with_address(facts: Mapping[str, Any], address: str) -> str:
         if any(entry.get("address") == address for entry in addresses):
             return str(name)
     return ""
+
+
+def persistenced_exec_start(unit_text: str) -> str:
+    """nvidia-persistenced's ExecStart from `systemctl cat`, with persistence mode on.
+
+    Ubuntu's packaged unit passes --no-persistence-mode; the drop-in keeps the rest of its command line
+    (user, verbosity) and asks for --persistence-mode, as NVIDIA's own Ansible role does.
+    """
+    lines = unit_text.splitlines()
+    starts = [line.split("=", 1)[1].strip() for line in lines if line.startswith("ExecStart=")]
+    commands = [line for line in starts if line]  # an empty ExecStart= only resets the list
+    if not commands:
+        raise ValueError("no ExecStart= line in the nvidia-persistenced unit")
+    flags = ("--no-persistence-mode", "--persistence-mode")
+    words = [word for word in commands[-1].split() if word not in flags]
+    return " ".join([*words, "--persistence-mode"])

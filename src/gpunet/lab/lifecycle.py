@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpunet.lab import nodes, switches
+from gpunet.lab import nodes, slurm, switches
 from gpunet.lab.errors import LabError
 from gpunet.lab.images import ensure_images
 from gpunet.lab.inventory import remove_generated_inventory, write_generated_inventory
@@ -61,6 +61,9 @@ def up(paths: LabPaths, say: Say) -> LabState:
         state.nodes[node.host] = address
         state.host_keys[node.host] = f"{address} {host_key}"
         say(f"node {node.host}: {node.container} at {address}")
+    slurm.ensure_controller(podman, plan, images.node)
+    controller = slurm.start_cluster(podman, plan, state.nodes, paths.state_dir / "munge.key")
+    say(f"Slurm: slurmctld on {slurm.CONTROLLER_CONTAINER} at {controller}, slurmd on every node")
 
     code = switches.simulator_code_digest()
     for name in sorted(set(state.switches) - {s.name for s in plan.switches}):
@@ -209,6 +212,15 @@ def status(paths: LabPaths) -> LabStatus:
                 container_state == "running",
             )
         )
+    slurm_state = podman.container_state(slurm.CONTROLLER_CONTAINER)
+    report.components.append(
+        Component(
+            "slurm",
+            slurm.CONTROLLER_HOST,
+            f"slurmctld in {slurm.CONTROLLER_CONTAINER} {slurm_state}",
+            slurm_state == "running",
+        )
+    )
     for switch in plan.switches:
         running = state.switches.get(switch.name) if state else None
         alive = running is not None and switches.is_up(running)

@@ -267,6 +267,9 @@ def _fabric(settings: Mapping[str, Any], switches: dict[str, Switch], hosts: dic
             fabric_cidrs=tuple(settings["firewall"]["fabric_cidrs"]),
             mgmt_cidrs=tuple(settings["firewall"]["mgmt_cidrs"]),
             nccl_port_range=tuple(settings["firewall"]["nccl_port_range"]),  # type: ignore[arg-type]
+            nccl_socket_cidrs=tuple(
+                settings["firewall"].get("nccl_socket_cidrs") or settings["firewall"]["mgmt_cidrs"]
+            ),
         ),
         switches=resolved_switches,
         hosts=hosts,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Callable
-from ipaddress import ip_network
+from ipaddress import ip_address, ip_network
 
 from gpunet.hardware import get_model, known_models
 from gpunet.hardware.catalog import HOW_TO_ADD
@@ -588,6 +588,56 @@ def switch_port_capacity(fabric: Fabric, broken: set[str]) -> list[Problem]:
     return problems
 
 
+def nccl_bootstrap_reachable(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """NCCL bootstraps over TCP on NCCL_SOCKET_IFNAME, by default the interface holding ansible_host.
+
+    The firewall opens the NCCL port range from fabric_cidrs and nccl_socket_cidrs only, so a host whose
+    bootstrap address lies outside both never gets its peers' connections: the job hangs at init.
+    """
+    problems = []
+    path = "gpunet_fabric.firewall.nccl_socket_cidrs"
+    networks = []
+    for cidr in fabric.firewall.fabric_cidrs:
+        with contextlib.suppress(ValueError):  # reported by the firewall rule
+            networks.append(ip_network(cidr))
+    invalid = False
+    for index, cidr in enumerate(fabric.firewall.nccl_socket_cidrs):
+        try:
+            networks.append(ip_network(cidr))
+        except ValueError as error:
+            invalid = True
+            if cidr not in fabric.firewall.mgmt_cidrs:  # a mgmt_cidrs default is reported already
+                problems.append(
+                    Problem(
+                        f"{path}[{index}]",
+                        f"is not a network ({error})",
+                        cidr,
+                        "a network such as 192.0.2.0/24",
+                    )
+                )
+    if invalid:
+        return problems  # which hosts are reachable is unknown until the networks are valid
+    opened = ", ".join([*fabric.firewall.fabric_cidrs, *fabric.firewall.nccl_socket_cidrs])
+    for host in fabric.hosts.values():
+        if host.name in broken:
+            continue
+        try:
+            address = ip_address(host.mgmt_address)
+        except ValueError:
+            continue  # a DNS name: its network is unknown here
+        if not any(address in network for network in networks):
+            problems.append(
+                Problem(
+                    f"{host.name}.ansible_host",
+                    "is on the NCCL bootstrap interface (NCCL_SOCKET_IFNAME), but the firewall opens "
+                    "the NCCL port range only from fabric_cidrs and nccl_socket_cidrs",
+                    host.mgmt_address,
+                    f"an address in {opened}, or its network added to {path}",
+                )
+            )
+    return problems
+
+
 RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     ecn_thresholds,
     distinct_marks,
@@ -604,6 +654,7 @@ RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     switch_models,
     switch_port_names,
     switch_port_capacity,
+    nccl_bootstrap_reachable,
 )
 
 

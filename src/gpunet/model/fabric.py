@@ -62,6 +62,8 @@ class Firewall:
     fabric_cidrs: tuple[str, ...]
     mgmt_cidrs: tuple[str, ...]
     nccl_port_range: tuple[int, int]
+    # Networks NCCL's bootstrap (NCCL_SOCKET_IFNAME) runs on; empty means mgmt_cidrs.
+    nccl_socket_cidrs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,12 @@ from gpunet.validate.judge import judge
 from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
 from gpunet.validate.pairs import MODES, RING
 from gpunet.validate.report import FORMATS, render
+from gpunet.validate.report.prometheus import render_prometheus, write_textfile
 from gpunet.validate.results import EXIT_COULD_NOT_RUN, EXIT_INTERNAL, EXIT_USAGE, Status, exit_code
 from gpunet.validate.runner import run_verify_playbook
 from gpunet.validate.thresholds import Thresholds
+
+PROMETHEUS = "prometheus"  # text exposition for node_exporter's textfile collector
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--pair-mode", choices=MODES, default=RING, help="perftest pair schedule (default: ring)"
     )
-    parser.add_argument("--format", choices=FORMATS, default="table", help="report format (default: table)")
+    parser.add_argument(
+        "--format", choices=(*FORMATS, PROMETHEUS), default="table", help="report format (default: table)"
+    )
     parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     parser.add_argument("--vault-password-file", help="vault password file for the inventory")
     parser.add_argument("--quiet", action="store_true", help="no live progress while collecting")
@@ -90,8 +95,17 @@ def _run(args: argparse.Namespace) -> int:
         verdict = judge(folder, catalog, set(args.limit.split(",")) if args.limit else None)
     except (ManifestError, CatalogError) as error:
         return _usage_error(str(error))
+    if args.format == PROMETHEUS and args.output:
+        # Atomic (temp file + rename): node_exporter's textfile collector may read it at any moment.
+        write_textfile(verdict.results, verdict.manifest, verdict.artifacts, Path(args.output))
+        print(f"gpunet-validate: wrote prometheus metrics to {args.output}", file=sys.stderr)
+        return exit_code(verdict.results)
     color = not args.no_color and not args.output and sys.stdout.isatty()
-    report = render(verdict, args.format, color=color, failures_only=args.failures_only)
+    report = (
+        render_prometheus(verdict)
+        if args.format == PROMETHEUS
+        else render(verdict, args.format, color=color, failures_only=args.failures_only)
+    )
     if args.output:
         try:
             Path(args.output).write_text(report)

@@ -29,7 +29,7 @@ def test_status_of_a_lab_that_never_started(idle_lab: LabPaths) -> None:
     report = lifecycle.status(idle_lab)
     assert report.state == "down"
     kinds = sorted({c.kind for c in report.components})
-    assert kinds == ["inventory", "node", "ntp", "switch"]
+    assert kinds == ["inventory", "node", "ntp", "slurm", "switch"]
     switches = {c.name: c.detail for c in report.components if c.kind == "switch"}
     assert switches == {
         "leaf01": "nxos simulator not started",

@@ -61,6 +61,10 @@ def mlnx_qos(state: dict, args: list[str]) -> int:
     return 0
 
 
+# Like iproute2's dcb, which prints a DSCP by its rt_dsfield name where one exists (dcb_app.c).
+RT_DSFIELD_NAMES = {0: "CS0", 8: "CS1", 10: "AF11", 26: "AF31", 34: "AF41", 46: "EF", 48: "CS6", 56: "CS7"}
+
+
 def dcb(state: dict, args: list[str]) -> int:
     obj, verb, netdev = args[0], args[1], args[3]
     current = nic(state, netdev)
@@ -71,7 +75,8 @@ def dcb(state: dict, args: list[str]) -> int:
             prio, value = item.split(":")
             current["pfc"][int(prio)] = int(value == "on")
     elif obj == "app" and verb == "show":
-        print("dscp-prio " + " ".join(f"{d}:{p}" for d, p in sorted(current.get("app", {}).items())))
+        app = sorted(current.get("app", {}).items(), key=lambda item: int(item[0]))
+        print("dscp-prio " + " ".join(f"{RT_DSFIELD_NAMES.get(int(d), d)}:{p}" for d, p in app))
     elif obj == "app" and verb == "replace":
         for item in args[5:]:
             dscp, prio = item.split(":")

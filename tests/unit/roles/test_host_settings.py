@@ -44,10 +44,14 @@ def test_fabric_settings_fill_the_roce_defaults_and_derive_the_tos() -> None:
             {"socket_ifname": "=eth0"},
             {
                 "NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1,mlx5_10:1",
-                "NCCL_IB_GID_INDEX": "3",
                 "NCCL_IB_TC": "106",
                 "NCCL_SOCKET_IFNAME": "=eth0",
             },
+        ),
+        (
+            FABRIC,
+            {"gid_index": 3},
+            {"NCCL_IB_HCA": "=mlx5_0:1,mlx5_1:1,mlx5_10:1", "NCCL_IB_GID_INDEX": "3", "NCCL_IB_TC": "106"},
         ),
         (
             {**FABRIC, "transport": "infiniband"},
@@ -60,7 +64,12 @@ def test_fabric_settings_fill_the_roce_defaults_and_derive_the_tos() -> None:
             {"NCCL_IB_HCA": "=mlx5_0:2,mlx5_1:2,mlx5_10:2", "NCCL_IB_TC": "98"},
         ),
     ],
-    ids=["roce defaults", "infiniband has no TC or GID index", "custom DSCP, NCCL picks the GID"],
+    ids=[
+        "roce defaults: NCCL picks the GID",
+        "operator sets the GID index",
+        "infiniband has no TC or GID index",
+        "custom DSCP, NCCL picks the GID",
+    ],
 )
 def test_nccl_environment(fabric: dict[str, Any], kwargs: dict[str, Any], expected: dict[str, str]) -> None:
     assert nccl_environment(fabric, NICS, **kwargs) == expected

@@ -327,6 +327,30 @@ def test_parse_traffic_class(text: str | None, expected: int | None) -> None:
     assert roce_qos.parse_traffic_class(text) == expected
 
 
+# Real `dcb app show dev X dscp-prio` lines: iproute2 prints rt_dsfield names where they exist.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("dscp-prio 26:3 48:6", {26: 3, 48: 6}),
+        ("dscp-prio AF31:3 CS6:6", {26: 3, 48: 6}),
+        ("dscp-prio CS0:0 AF31:3 27:3 EF:5 CS6:6", {0: 0, 26: 3, 27: 3, 46: 5, 48: 6}),
+        ("dscp-prio af41:4 VA:2 LE:1", {34: 4, 44: 2, 1: 1}),
+        ("", {}),
+    ],
+)
+def test_parse_dcb_dscp_numbers_and_names(text: str, expected: dict[int, int]) -> None:
+    assert roce_qos.parse_dcb_dscp(text) == expected
+
+
+def test_parse_dcb_dscp_uses_the_hosts_rt_dsfield_names() -> None:
+    rt_dsfield = "# local names\n0x68\troce # lossless\n0xc0 cnp\nbad line x\n"
+    names = roce_qos.dscp_names_from_rt_dsfield(rt_dsfield)
+    assert names == {"roce": 26, "cnp": 48}
+    assert roce_qos.parse_dcb_dscp("dscp-prio roce:3 cnp:6", names) == {26: 3, 48: 6}
+    with pytest.raises(ValueError, match="'roce'"):
+        roce_qos.parse_dcb_dscp("dscp-prio roce:3")
+
+
 def test_unreadable_mlnx_qos_output_names_the_nic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeHost(tmp_path, two_nics(FakeNic()), monkeypatch)
     fake.host.run = lambda argv: (0, "garbage\n", "")
