@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from gpunet.hosts.published_versions import (
     FIRST_CUDA_SERIES,
@@ -10,6 +11,8 @@ from gpunet.hosts.published_versions import (
     pin_problem,
     repository_versions,
 )
+from tests.conftest import REPO_ROOT
+from tests.unit.roles.templar import render_value
 
 
 @pytest.mark.parametrize(
@@ -88,3 +91,35 @@ def test_pin_problem_names_what_is_available(text: str, package: str, prefix: st
         assert problem.endswith(expected)
     else:
         assert problem == ""
+
+
+def _task(role: str, name: str) -> dict:
+    tasks = yaml.safe_load((REPO_ROOT / "roles" / role / "tasks/install.yml").read_text())
+    return next(task for task in tasks if task["name"] == name)
+
+
+def test_cuda_toolkit_refuses_12_4_1_on_ubuntu_2404_before_installing() -> None:
+    task = _task(
+        "cuda_toolkit", "Check the CUDA pin against NVIDIA's published versions for this distribution"
+    )
+    values = {"nvidia_repo_os_folder": "ubuntu2404", "cuda_toolkit_version": "12.4.1"}
+    problem = render_value(task["vars"]["cuda_toolkit_published_problem"], values)
+    assert problem.startswith("CUDA 12.4.1 is not published for ubuntu2404")
+    tasks = yaml.safe_load((REPO_ROOT / "roles/cuda_toolkit/tasks/install.yml").read_text())
+    names = [t["name"] for t in tasks]
+    assert names.index(task["name"]) < names.index("Install the CUDA toolkit (apt)")
+
+
+def test_nccl_pin_is_checked_against_the_repository_for_the_cuda_series() -> None:
+    task = _task("nccl", "Stop where the repository has no NCCL build for this CUDA series")
+    values = {
+        "nccl_repository": {"stdout": MADISON},
+        "nccl_os_packages": ["libnccl2"],
+        "nccl_version": "2.21.5-1",
+        "nccl_cuda_version": "12.4",
+    }
+    problem = render_value(task["vars"]["nccl_pin_problem"], values).strip()
+    assert problem.startswith("NCCL 2.21.5-1 for CUDA 12.4 is not in the configured repository")
+    assert "2.21.5-1+cuda12.5" in problem
+    values["nccl_cuda_version"] = "12.5"
+    assert render_value(task["vars"]["nccl_pin_problem"], values).strip() == ""
