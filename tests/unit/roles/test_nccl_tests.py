@@ -132,7 +132,6 @@ def test_mpirun_line_passes_environment_ports_interface_and_key() -> None:
         "--bind-to", "numa", "--map-by", "slot",
         "-x", "PATH", "-x", "LD_LIBRARY_PATH",
         "-x", "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1", "-x", "NCCL_IB_TC=106", "-x", "NCCL_SOCKET_IFNAME==eth0",
-        "--mca", "oob_tcp_dynamic_ipv4_ports", "46000-46999",
         "--mca", "btl_tcp_port_min_v4", "46000", "--mca", "btl_tcp_port_range_v4", "1000",
         "--mca", "oob_tcp_if_include", "eth0", "--mca", "btl_tcp_if_include", "eth0",
         "--mca", "plm_rsh_args", "-i ~/.ssh/gpunet_mpirun_ed25519 -o BatchMode=yes",
