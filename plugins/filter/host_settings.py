@@ -10,7 +10,7 @@ from typing import Any
 
 import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 
-from gpunet.hosts import apt_sources, firewall, nccl_tests, settings
+from gpunet.hosts import apt_sources, firewall, nccl_tests, published_versions, settings
 from gpunet.model.plain import to_plain
 
 
@@ -120,6 +120,14 @@ def persistenced_exec_start(unit_text: Any) -> str:
     return settings.persistenced_exec_start(str(unit_text or ""))
 
 
+def cuda_published_problem(folder: Any, version: Any) -> str:
+    return published_versions.cuda_published_problem(str(folder).strip(), str(version))
+
+
+def repository_pin_problem(text: Any, package: Any, version_prefix: Any, what: Any) -> str:
+    return published_versions.pin_problem(str(text or ""), str(package), str(version_prefix), str(what))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return {
@@ -137,4 +145,6 @@ class FilterModule:
             "apt_components": apt_components,
             "apt_release_mirror": apt_release_mirror,
             "persistenced_exec_start": persistenced_exec_start,
+            "cuda_published_problem": cuda_published_problem,
+            "repository_pin_problem": repository_pin_problem,
         }

@@ -104,7 +104,15 @@ tools:
   type: dict
   returned: always
 warnings:
-  description: Settings a NIC does not offer (e.g. no DCQCN sysfs on a non-mlx5 NIC), left alone.
+  description: Notes that need no action.
+  type: list
+  elements: str
+  returned: always
+not_applied:
+  description: >-
+    Settings the NIC's driver offers no control for and that were therefore NOT made (e.g. the inbox
+    mlx5 driver has neither tc/<port>/traffic_class nor the ecn/ DCQCN sysfs of MLNX_OFED/DOCA), each
+    with what takes its place. They are never reported as applied.
   type: list
   elements: str
   returned: always
@@ -172,6 +180,7 @@ class NicPlan:
     tool: str
     steps: list[Step] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    not_applied: list[str] = field(default_factory=list)
     boot_commands: list[str] = field(default_factory=list)
 
 
@@ -312,7 +321,7 @@ def plan_nic(host: Host, nic: dict[str, str], want: Desired, tool: str) -> NicPl
     if not os.path.isdir(host.net(netdev)):
         raise NicError(f"NIC {device}: netdev {netdev} not found ({host.net(netdev)} is missing)")
     if not os.path.isdir(host.ib(device)):
-        raise NicError(f"NIC {device}: RDMA device not found ({host.ib(device)} is missing)")
+        raise NicError(_missing_device_message(host, device, netdev))
     plan = NicPlan(netdev=netdev, tool=choose_tool(host, netdev, tool))
     if plan.tool == "mlnx_qos":
         _plan_mlnx_qos(host, netdev, want, plan)
@@ -325,6 +334,26 @@ def plan_nic(host: Host, nic: dict[str, str], want: Desired, tool: str) -> NicPl
     if want.dcqcn:
         _plan_dcqcn(host, netdev, want, plan)
     return plan
+
+
+def rdma_devices_of(host: Host, netdev: str) -> list[str]:
+    """The RDMA devices sysfs ties to a netdev (/sys/class/net/<netdev>/device/infiniband/<dev>)."""
+    folder = host.net(netdev, "device", "infiniband")
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+
+
+def _missing_device_message(host: Host, device: str, netdev: str) -> str:
+    found = rdma_devices_of(host, netdev)
+    if found:
+        # rdma-core's 60-rdma-persistent-naming.rules names devices rocep<bus>s<slot>f<fn>.
+        return (
+            f"NIC {device}: no RDMA device of that name ({host.ib(device)} is missing); netdev"
+            f" {netdev}'s RDMA device is {', '.join(found)} (the distribution's udev naming): set"
+            " gpunet_nics[].name to it, or keep kernel names with rdma-core's NAME_KERNEL udev policy"
+        )
+    return (
+        f"NIC {device}: RDMA device not found ({host.ib(device)} is missing, and {netdev} has none in sysfs)"
+    )
 
 
 def _plan_mlnx_qos(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
@@ -400,7 +429,10 @@ def _plan_mtu(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
 def _plan_traffic_class(host: Host, netdev: str, device: str, want: Desired, plan: NicPlan) -> None:
     path = host.ib(device, "tc", str(want.rdma_port), "traffic_class")
     if not os.path.exists(path):
-        plan.warnings.append(f"{device}: {path} does not exist; RoCE traffic class left alone")
+        plan.not_applied.append(
+            f"{device} traffic_class {want.traffic_class}: the driver has no {path} (inbox mlx5); RDMA-CM's"
+            " default_roce_tos and NCCL_IB_TC / perftest --tclass set the class per connection instead"
+        )
         return
     current = parse_traffic_class(host.read(path))
     if current != want.traffic_class:
@@ -437,7 +469,11 @@ def _plan_rdma_cm(host: Host, netdev: str, device: str, want: Desired, plan: Nic
 def _plan_dcqcn(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
     ecn = host.net(netdev, "ecn")
     if not os.path.isdir(ecn):
-        plan.warnings.append(f"{netdev}: no DCQCN controls ({ecn} is missing); DCQCN left to the NIC default")
+        plan.not_applied.append(
+            f"{netdev} DCQCN (priorities {sorted(want.lossless_priorities)}, CNP DSCP {want.cnp_dscp},"
+            f" priority {want.cnp_priority}): the driver has no {ecn} (inbox mlx5 or not mlx5);"
+            " the NIC firmware's defaults apply (set them with mlxconfig or MLNX_OFED/DOCA)"
+        )
         return
     wanted: dict[str, str] = {}
     for prio in sorted(want.lossless_priorities):
@@ -488,6 +524,7 @@ def configure(
         "changes": changes,
         "tools": {plan.netdev: plan.tool for plan in plans},
         "warnings": [w for plan in plans for w in plan.warnings],
+        "not_applied": [n for plan in plans for n in plan.not_applied],
         "boot_commands": [c for plan in plans for c in plan.boot_commands],
     }
 
@@ -543,6 +580,8 @@ def main() -> None:
         diff["after"] += f"{setting}: {after}\n"
     for warning in result.pop("warnings"):
         module.warn(warning)
+    for missing in result["not_applied"]:
+        module.warn(f"NOT APPLIED: {missing}")
     module.exit_json(diff=diff, **result)
 
 

@@ -19,11 +19,11 @@ class OpeningError(ValueError):
 
 
 def port_text(ports: Any) -> str:
-    """One port (5201) or a range [first, last] as the text nft, firewalld and ufw share ("a-b")."""
+    """One port (5201, [5201]) or a range [first, last] as the text nft, firewalld and ufw share ("a-b")."""
     if isinstance(ports, int) or (isinstance(ports, str) and ports.isdigit()):
         first = last = int(ports)
-    elif isinstance(ports, Sequence) and not isinstance(ports, str) and len(ports) == 2:
-        first, last = (int(value) for value in ports)
+    elif isinstance(ports, Sequence) and not isinstance(ports, str) and len(ports) in (1, 2):
+        first, last = int(ports[0]), int(ports[-1])
     else:
         raise OpeningError(f"ports must be a port or [first, last], got {ports!r}")
     if not 1 <= first <= last <= 65535:

@@ -10,7 +10,7 @@ Sources:
 - CUDA 11.8 release notes: first toolkit with sm_90 (Hopper). CUDA 12.8 release notes: first with
   sm_100 (B200/GB200) and sm_120 (RTX Blackwell).
 - Open MPI 4.1 mpirun(1) (`-x NAME[=VALUE]`, `-H host:slots`, `--bind-to`) and FAQ "TCP" (MCA
-  oob_tcp_dynamic_ipv4_ports, btl_tcp_port_min_v4, btl_tcp_port_range_v4, *_if_include).
+  btl_tcp_port_min_v4, btl_tcp_port_range_v4, *_if_include).
 - Slurm srun(1) and https://slurm.schedmd.com/mpi_guide.html: `--mpi=pmix`, `--gpus-per-node`.
 """
 
@@ -91,8 +91,8 @@ def mpirun_argv(
     -x PATH / LD_LIBRARY_PATH: the remote shell of a non-interactive ssh does not read profile.d, so
     CUDA/NCCL paths must travel with the job. The NCCL_* values are this host's /etc/nccl.conf
     (nccl_env) passed as well, so a containerised rank or a host without the file gets the same.
-    The control channel and TCP BTL are pinned to the firewall's Open MPI range and to the NCCL
-    socket interface, which the firewall opens.
+    The TCP BTL is pinned to the firewall's Open MPI range, and both it and the control channel to
+    the NCCL socket interface, which the firewall opens.
     """
     first, last = (int(port) for port in mpi_port_range)
     ranks = sum(slots for _, slots in hosts)
@@ -101,7 +101,9 @@ def mpirun_argv(
     argv += ["-x", "PATH", "-x", "LD_LIBRARY_PATH"]
     for name, value in nccl_env.items():
         argv += ["-x", f"{name}={value}"]
-    argv += ["--mca", "oob_tcp_dynamic_ipv4_ports", f"{first}-{last}"]
+    # Not oob_tcp_dynamic_ipv4_ports: with a range, Open MPI 4.1's mpirun ran out of descriptors in
+    # the lab (EMFILE). Its out-of-band listeners take ephemeral ports, which nccl_env pins to the
+    # NCCL range, opened from the NCCL socket networks; the TCP BTL is pinned to the MPI range.
     argv += [
         "--mca",
         "btl_tcp_port_min_v4",

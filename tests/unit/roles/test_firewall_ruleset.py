@@ -102,6 +102,12 @@ def test_nothing_opens_without_sources_and_disabled_services_close() -> None:
     assert any("udp dport 123" in line for line in rules(render(firewall_ntp_client_cidrs=["10.0.0.0/8"])))
 
 
+def test_a_host_without_nics_opens_perftest_on_one_port() -> None:
+    """An NTP server or login node has no gpunet_nics: perftest's range collapses to [18515]."""
+    lines = rules(render(gpunet_nics=[]))
+    assert 'ip saddr { 198.51.100.0/24 } tcp dport 18515 accept comment "perftest"' in lines
+
+
 def test_an_explicit_socket_network_is_opened_for_nccl() -> None:
     fabric = FABRIC | {"firewall": FABRIC["firewall"] | {"nccl_socket_cidrs": ["10.20.0.0/16"]}}
     nccl = [rule for rule in openings(gpunet_fabric=fabric) if rule["name"] == "nccl"]
@@ -109,13 +115,14 @@ def test_an_explicit_socket_network_is_opened_for_nccl() -> None:
 
 
 @pytest.mark.parametrize(
-    ("ports", "text"), [(5201, "5201"), ("22", "22"), ([50000, 51000], "50000-51000"), ([9, 9], "9")]
+    ("ports", "text"),
+    [(5201, "5201"), ("22", "22"), ([50000, 51000], "50000-51000"), ([9, 9], "9"), ([18515], "18515")],
 )
 def test_port_text(ports: Any, text: str) -> None:
     assert port_text(ports) == text
 
 
-@pytest.mark.parametrize("ports", [[2, 1], [0, 5], 70000, [1, 2, 3], "a-b"])
+@pytest.mark.parametrize("ports", [[2, 1], [0, 5], 70000, [1, 2, 3], "a-b", []])
 def test_bad_ports_are_refused(ports: Any) -> None:
     with pytest.raises(OpeningError):
         port_text(ports)

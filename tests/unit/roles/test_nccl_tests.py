@@ -13,7 +13,7 @@ import yaml
 
 from gpunet.hosts import nccl_tests
 from tests.conftest import REPO_ROOT
-from tests.unit.roles.templar import render_value, role_defaults, role_vars
+from tests.unit.roles.templar import render_value, role_defaults, role_vars, trusted
 
 ROLE = REPO_ROOT / "roles/nccl_tests"
 
@@ -132,7 +132,6 @@ def test_mpirun_line_passes_environment_ports_interface_and_key() -> None:
         "--bind-to", "numa", "--map-by", "slot",
         "-x", "PATH", "-x", "LD_LIBRARY_PATH",
         "-x", "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1", "-x", "NCCL_IB_TC=106", "-x", "NCCL_SOCKET_IFNAME==eth0",
-        "--mca", "oob_tcp_dynamic_ipv4_ports", "46000-46999",
         "--mca", "btl_tcp_port_min_v4", "46000", "--mca", "btl_tcp_port_range_v4", "1000",
         "--mca", "oob_tcp_if_include", "eth0", "--mca", "btl_tcp_if_include", "eth0",
         "--mca", "plm_rsh_args", "-i ~/.ssh/gpunet_mpirun_ed25519 -o BatchMode=yes",
@@ -176,3 +175,38 @@ def test_verify_runs_the_binary_the_role_installed() -> None:
 )
 def test_test_host(host_vars: dict[str, Any], expected: dict[str, Any]) -> None:
     assert nccl_tests.test_host(host_vars) == expected
+
+
+def test_the_verify_task_builds_its_loop_from_the_installed_binary_and_nccl_conf() -> None:
+    """The loop expression of roles/verify_traffic/tasks/nccl.yml itself, as Ansible renders it."""
+    import base64
+
+    tasks = yaml.safe_load((REPO_ROOT / "roles/verify_traffic/tasks/nccl.yml").read_text())
+    task = next(t for t in tasks if t["name"].startswith("Run nccl-tests"))
+    hostvars = {
+        name: {"gpunet_gpus": {"count": 8}, "ansible_host": address, "inventory_hostname": name}
+        for name, address in (("gpu01", "192.0.2.1"), ("gpu02", "192.0.2.2"))
+    }
+    defaults = role_defaults(REPO_ROOT / "roles/verify_traffic")
+    values = (
+        defaults
+        | role_defaults(ROLE)
+        | {
+            "ansible_play_hosts_all": ["gpu02", "gpu01"],
+            "hostvars": hostvars,
+            "inventory_hostname": "gpu01",
+            "verify_traffic_nccl_first": "gpu01",
+            "verify_traffic_launcher": "mpirun",
+            "verify_traffic_nccl_conf_file": {"content": base64.b64encode(NCCL_CONF.encode()).decode()},
+        }
+    )
+    values |= trusted(task["vars"])
+    jobs = render_value(task["loop"], values)
+    multi = jobs[1]["argv"]
+    assert multi[:5] == ["mpirun", "-np", "16", "-H", "192.0.2.1:8,192.0.2.2:8"]
+    assert multi[multi.index("/opt/nccl-tests/current/all_reduce_perf") + 1 : multi.index("-b")] == [
+        "-g",
+        "1",
+    ]
+    assert "NCCL_SOCKET_IFNAME==eth0" in multi
+    assert multi[multi.index("plm_rsh_args") + 1] == "-i ~/.ssh/gpunet_mpirun_ed25519 -o BatchMode=yes"

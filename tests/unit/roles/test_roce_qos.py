@@ -54,6 +54,8 @@ class FakeNic:
     rdma_cm: dict[str, str] | None = None  # None: device folder not created yet
     dcqcn: bool | None = False  # None: the NIC has no ecn/ sysfs controls
     cnp_dscp: int = 0
+    tc_sysfs: bool = True  # False: inbox mlx5, no tc/1/traffic_class
+    udev_name: str = ""  # the RDMA device's name when the distribution's udev renamed it
 
 
 CONFIGURED = FakeNic(
@@ -113,9 +115,13 @@ class FakeHost:
                     path.write_text("1\n" if nic.dcqcn and prio == 3 else "0\n")
             (net / "ecn/roce_np/cnp_dscp").write_text(f"{nic.cnp_dscp}\n")
             (net / "ecn/roce_np/cnp_802p_prio").write_text("6\n" if nic.dcqcn else "0\n")
-        tc = self.sysfs / "class/infiniband" / device / "tc/1/traffic_class"
-        tc.parent.mkdir(parents=True)
-        tc.write_text(nic.traffic_class + "\n")
+        real_device = nic.udev_name or device
+        (self.sysfs / "class/infiniband" / real_device).mkdir(parents=True)
+        (net / "device/infiniband" / real_device).mkdir(parents=True)
+        if nic.tc_sysfs:
+            tc = self.sysfs / "class/infiniband" / real_device / "tc/1/traffic_class"
+            tc.parent.mkdir(parents=True)
+            tc.write_text(nic.traffic_class + "\n")
         if nic.rdma_cm is not None:
             port = self.configfs / "rdma_cm" / device / "ports/1"
             port.mkdir(parents=True)
@@ -272,15 +278,18 @@ def test_check_mode_reports_but_changes_nothing(tmp_path: Path, monkeypatch: pyt
         ("class/net/rail1", "NIC mlx5_1: netdev rail1 not found"),
         ("class/infiniband/mlx5_1", "NIC mlx5_1: RDMA device not found"),
     ],
-)
+)  # removing class/infiniband/<dev> alone keeps the netdev's link, see the udev test below
 def test_missing_nic_fails_before_anything_changes(
     remove: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = FakeHost(tmp_path, two_nics(FakeNic()), monkeypatch)
-    target = fake.sysfs / remove
-    for path in sorted(target.rglob("*"), reverse=True):
-        path.unlink() if path.is_file() or path.is_symlink() else path.rmdir()
-    target.rmdir()
+    targets = [fake.sysfs / remove]
+    if remove.startswith("class/infiniband/"):  # the device is gone, so is its netdev's link to it
+        targets.append(fake.sysfs / "class/net/rail1/device/infiniband")
+    for target in targets:
+        for path in sorted(target.rglob("*"), reverse=True):
+            path.unlink() if path.is_file() or path.is_symlink() else path.rmdir()
+        target.rmdir()
 
     with pytest.raises(roce_qos.NicError, match=message):
         roce_qos.configure(fake.host, NICS, WANT, "mlnx_qos")
@@ -295,11 +304,31 @@ def test_missing_rdma_cm_configfs_is_named(tmp_path: Path, monkeypatch: pytest.M
         roce_qos.configure(fake.host, NICS, WANT, "mlnx_qos")
 
 
-def test_nic_without_dcqcn_controls_is_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = FakeHost(tmp_path, two_nics(FakeNic(dcqcn=None)), monkeypatch)
-    result = roce_qos.configure(fake.host, NICS, WANT, "mlnx_qos")
-    assert any("rail0: no DCQCN controls" in w for w in result["warnings"])
-    assert not any("dcqcn" in change for change in result["changes"])
+def test_inbox_driver_settings_are_reported_as_not_applied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inbox mlx5: no ecn/ and no tc/1/traffic_class; what it offers is set, the rest is NOT APPLIED."""
+    inbox = FakeNic(**{**CONFIGURED.__dict__, "dcqcn": None, "tc_sysfs": False, "pfc": [0] * 8})
+    fake = FakeHost(tmp_path, two_nics(inbox), monkeypatch)
+    result = roce_qos.configure(fake.host, NICS, WANT, "dcb")
+    rail0_missing = [n for n in result["not_applied"] if n.startswith(("rail0 ", "mlx5_0 "))]
+    assert [n.split(":")[0] for n in rail0_missing] == [
+        "mlx5_0 traffic_class 106",
+        "rail0 DCQCN (priorities [3], CNP DSCP 48, priority 6)",
+    ]
+    assert not any("dcqcn" in change or "traffic_class" in change for change in result["changes"])
+    assert any(change.startswith("rail0 pfc") for change in result["changes"])  # what dcb offers is set
+    assert not any("traffic_class" in command or "/ecn/" in command for command in result["boot_commands"])
+
+
+def test_udev_renamed_rdma_device_fails_naming_the_real_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    renamed = FakeNic(**{**CONFIGURED.__dict__, "udev_name": "rocep65s0f0"})
+    fake = FakeHost(tmp_path, {"rail0": ("mlx5_0", renamed), "rail1": ("mlx5_1", CONFIGURED)}, monkeypatch)
+    with pytest.raises(roce_qos.NicError, match="netdev rail0's RDMA device is rocep65s0f0"):
+        roce_qos.configure(fake.host, NICS, WANT, "mlnx_qos")
+    assert fake.set_calls() == []
 
 
 def test_boot_commands_apply_everything_from_scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
