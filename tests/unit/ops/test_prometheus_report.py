@@ -62,8 +62,8 @@ CASES = [
     # chronyc: "System time : 0.000041000 seconds fast of NTP time".
     ("healthy", "gpunet_ntp_offset_seconds", {"host": "gpu01"}, 0.000041),
     ("healthy", "gpunet_ntp_synchronised", {"host": "gpu01"}, 1.0),
-    ("healthy", "gpunet_nccl_busbw_bytes_per_second", {"run": "all-nodes"}, 463.34e9),
-    ("failed_nccl", "gpunet_nccl_busbw_bound_bytes_per_second", {"run": "all-nodes"}, 498.214e9),
+    ("healthy", "gpunet_nccl_busbw_bytes_per_second", {"run": "all-nodes"}, 372.0e9),
+    ("failed_nccl", "gpunet_nccl_busbw_bound_bytes_per_second", {"run": "all-nodes"}, 400.0e9),
     # SONiC `show pfc counters` per priority; EOS per port (priority "all").
     (
         "healthy",
@@ -82,6 +82,13 @@ CASES = [
         "gpunet_switch_pfc_pause_frames",
         {"switch": "leaf03", "port": "Et1/1", "priority": "all", "direction": "tx"},
         37.0,
+    ),
+    # EOS `show qos interfaces ecn counters queue`: "Et1/1  UC3  5521"; the port as the inventory names it.
+    (
+        "healthy",
+        "gpunet_switch_ecn_marked_packets",
+        {"switch": "leaf03", "port": "Ethernet1/1", "queue": "3"},
+        5521.0,
     ),
 ]
 

@@ -15,7 +15,9 @@ and the collector refuses two series with the same name and labels.
     gpunet_ntp_offset_seconds{host}, gpunet_ntp_synchronised{host}
     gpunet_switch_pfc_pause_frames{switch,port,priority,direction}  after the traffic tests;
         priority="all" where the OS counts pause frames per port, not per priority
-    gpunet_switch_queue_drop_packets{switch,port,queue}  SONiC queue counters after the tests
+    gpunet_switch_queue_drop_packets{switch,port,queue}  queue drops after the tests (SONiC, EOS, Junos)
+    gpunet_switch_ecn_marked_packets{switch,port,queue}  ECN (CE) marks per queue after the tests
+        (EOS `show qos interfaces ecn counters queue`, Junos `show interfaces queue`)
 
 Values are read through the same parsers the checks use; a file that is missing or unreadable
 gives no value series (its check already says why), never a made-up zero.
@@ -31,6 +33,7 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
 
 from gpunet.validate.artifacts import Artifacts, InputError
+from gpunet.validate.checks.switch import per_queue
 from gpunet.validate.checks.traffic import PairBandwidth, scheduled_pairs
 from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest, NicExpectation
@@ -42,6 +45,11 @@ _GIGA = 1e9
 _GBPS_AS_BYTES = _GIGA / 8
 # Per-port PFC counters of each OS's show command (parsers in validate/parsers/switch_pfc.py).
 _PORT_PAUSE_TOOLS = ("nxos-show-interface-pfc", "eos-show-pfc-counters")
+# Per-queue counters of EOS and Junos: (drops, ECN marks) tools, read by the checks' own per_queue.
+_QUEUE_TOOLS = {
+    "eos": ("eos-show-interfaces-counters-queue", "eos-show-qos-ecn-counters-queue"),
+    "junos": ("junos-show-interfaces-queue", "junos-show-interfaces-queue"),
+}
 
 
 VALIDATE = "validate"
@@ -222,6 +230,12 @@ def _add_switch_counters(registry: CollectorRegistry, artifacts: Artifacts) -> N
         ["switch", "port", "queue"],
         registry=registry,
     )
+    ecn = Gauge(
+        "gpunet_switch_ecn_marked_packets",
+        "packets a switch queue marked with ECN (CE), read after the traffic tests",
+        ["switch", "port", "queue"],
+        registry=registry,
+    )
     for switch in artifacts.manifest.switches:
         for port, priority, direction, value in _pause_counters(artifacts, switch):
             pause.labels(switch=switch, port=port, priority=priority, direction=direction).set(value)
@@ -229,6 +243,12 @@ def _add_switch_counters(registry: CollectorRegistry, artifacts: Artifacts) -> N
         for row in (queues or {}).get("queues", []):
             if row["drop_pkts"] is not None:
                 drops.labels(switch=switch, port=row["port"], queue=row["queue"]).set(row["drop_pkts"])
+        tools = _QUEUE_TOOLS.get(artifacts.manifest.switches[switch].platform)
+        for gauge, counter, tool in zip((drops, ecn), ("drops", "ecn"), tools or (), strict=False):
+            parsed = _after(artifacts, switch, tool)
+            for (port, queue), value in (per_queue(parsed, counter) if parsed else {}).items():
+                if value is not None:
+                    gauge.labels(switch=switch, port=port, queue=str(queue)).set(value)
 
 
 def _pause_counters(artifacts: Artifacts, switch: str) -> Iterator[tuple[str, str, str, int]]:
