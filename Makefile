@@ -14,9 +14,14 @@ lint: setup
 	ruff format --check .
 	ansible-lint --profile production
 
+# Two processes: Ansible's plugin and collection loaders are process-wide, and the role-template
+# tests (tests/unit/roles) set up the project's collection path for gpunet.fabric filters, which
+# changes how the in-process inventory loader reports broken sources (tests/unit/model), while the
+# loader parity tests leave state that hides those filters. Run them apart, as separate processes.
 pytest: setup
 	scripts/build-base-image.sh
-	pytest
+	pytest --ignore=tests/unit/roles
+	pytest tests/unit/roles
 
 molecule: setup
 	scripts/run-molecule.sh

@@ -67,7 +67,7 @@ def synthetic_inventory(hosts: int, leaves: int, spines: int) -> RawInventory:
     fabric = {
         "name": "scale",
         "ntp": {"servers": ["192.0.2.1"]},
-        "firewall": {"fabric_cidrs": ["10.0.0.0/8"], "mgmt_cidrs": ["192.0.2.0/24"]},
+        "firewall": {"fabric_cidrs": ["10.0.0.0/8"], "mgmt_cidrs": ["172.16.0.0/12"]},
     }
     leaf_names = [f"leaf{i:04d}" for i in range(leaves)]
     spine_names = [f"spine{i:02d}" for i in range(spines)]

@@ -47,6 +47,11 @@ def local_inventory(tmp_path: Path) -> Path:
         else:
             host.update(gpunet_ssh_host_key_checking=True)
         host_file.write_text(yaml.safe_dump(host))
+    # NCCL would bootstrap over the loopback addresses: the firewall policy must open it from there.
+    all_vars = inventory / "group_vars" / "all.yml"
+    fabric_vars = yaml.safe_load(all_vars.read_text())
+    fabric_vars["gpunet_fabric"]["firewall"]["nccl_socket_cidrs"] = ["127.0.0.0/8"]
+    all_vars.write_text(yaml.safe_dump(fabric_vars))
     (inventory / "group_vars" / "switches.yml").write_text(
         yaml.safe_dump(
             {"ansible_user": "admin", "verify_switch_known_hosts": str(tmp_path / "no_known_hosts")}
