@@ -95,9 +95,10 @@ def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
     assert {r["status"] for r in by_check["pair_bandwidth"]} == {"error"}
     assert len(by_check["pair_bandwidth"]) == 2
     assert [r["status"] for r in by_check["fault_localisation"]] == ["error"]
-    # The switches were never contacted: no known_hosts file, so their checks say so.
+    # The switches were never contacted: no known_hosts file, so their checks say so (switch_pfc
+    # reads every OS, EOS leaf01 included).
     switch_errors = [r for r in by_check["switch_pfc"] if r["status"] == "error"]
-    assert {r["target"] for r in switch_errors} == {"leaf02", "spine01"}
+    assert {r["target"] for r in switch_errors} == {"leaf01", "leaf02", "spine01"}
     assert all("known_hosts" in r["message"] for r in switch_errors)
     ibstat = (artifacts / "hosts" / "gpu02" / "ibstat.txt").read_text()
     assert "gpunet verify: `ibstat` exited" in ibstat or "CA '" in ibstat

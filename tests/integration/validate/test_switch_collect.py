@@ -110,3 +110,48 @@ def test_queue_drops_and_ecn_marks_are_served_and_move(
     before = parse(tool, (folder / "before" / f"{tool}.txt").read_text())
     after = parse(tool, (folder / "after" / f"{tool}.txt").read_text())
     assert (counter(before), counter(after)) == (0, 7)
+
+
+# (platform, tool, how the test moves the first port's counters, the parsed value that follows)
+PFC_PLATFORMS = [
+    (
+        "junos",
+        "junos-show-interfaces-extensive",
+        {"rx_pfc": [0, 0, 0, 7, 0, 0, 0, 0]},
+        lambda parsed: parsed["interfaces"]["et-0/0/0"]["priorities"]["3"]["rx_pause"],
+    ),
+    (
+        "eos",
+        "eos-show-pfc-watchdog-json",
+        {"pfc_wd_stuck": [0, 0, 0, 7, 0, 0, 0, 0]},
+        lambda parsed: parsed["interfaces"].get("Ethernet1/1", {}).get(3, {}).get("stuck", 0),
+    ),
+]
+
+
+@pytest.mark.parametrize(("platform", "tool", "counters", "value"), PFC_PLATFORMS)
+def test_per_priority_pfc_views_are_served_and_move(
+    fleet, tmp_path: Path, platform: str, tool: str, counters, value
+) -> None:
+    """The EOS watchdog and Junos per-priority PFC counters over SSH: they parse and follow the state."""
+    simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
+    known_hosts = tmp_path / "known_hosts"
+    known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
+    switch = switch_for(platform, simulated.port)
+    options = {"host_key_checking": True, "known_hosts": known_hosts}
+    collect_switch_show(switch, "pw", "before", tmp_path, **options)
+    first = simulated.state.ports[0]
+    fleet.call(lambda: simulated.state.counters[first].update(counters))
+    collect_switch_show(switch, "pw", "after", tmp_path, **options)
+    folder = tmp_path / "switches" / switch.name
+    before = parse(tool, (folder / "before" / f"{tool}.txt").read_text())
+    after = parse(tool, (folder / "after" / f"{tool}.txt").read_text())
+    assert (value(before), value(after)) == (0, 7)
+    if platform == "eos":
+        status = parse("eos-show-pfc", (folder / "after" / "eos-show-pfc.txt").read_text())
+        assert status["global_enabled"] is True and set(status["interfaces"]) == {
+            "Et1/1",
+            "Et2/1",
+            "Et3/1",
+            "Et4/1",
+        }

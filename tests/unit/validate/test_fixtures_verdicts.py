@@ -93,7 +93,7 @@ def test_every_report_format(tmp_path: Path, fixture: str, report_format: str) -
         assert text.startswith("## gpunet-validate") and f"exit code {expected_code}" in text
     else:
         assert "gpunet-validate: fabric prod" in text
-        assert ("\n550 pass, 0 fail" in text) == (fixture == "healthy")
+        assert ("\n630 pass, 0 fail" in text) == (fixture == "healthy")
 
 
 def _problems(fixture: str) -> set[tuple[str, str, Status]]:

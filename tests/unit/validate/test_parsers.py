@@ -375,6 +375,8 @@ def test_cli_exit_codes(
 SHOW_COMMAND_TOOLS = {
     "show interface priority-flow-control": "nxos-show-interface-pfc",
     "show priority-flow-control counters": "eos-show-pfc-counters",
+    "show priority-flow-control": "eos-show-pfc",
+    "show priority-flow-control counters watchdog | json": "eos-show-pfc-watchdog-json",
     "nv show interface swp1 counters qos pfc-stats": "cumulus-nv-show-pfc-stats",
     "show pfc counters": "sonic-show-pfc-counters",
     "show pfc priority": "sonic-show-pfc-priority",
@@ -391,6 +393,10 @@ SHOW_COMMAND_FACTS = {
         {"mode": "On", "oper": "On", "priorities": [3], "rx_pause": 1520, "tx_pause": 37},
     ),
     "eos-show-pfc-counters": ("interfaces.Et1/1", {"rx_pause": 1520, "tx_pause": 37}),
+    "eos-show-pfc": (
+        "interfaces.Et1/1", {"enabled": True, "active": True, "watchdog": True, "priorities": [3]}
+    ),
+    "eos-show-pfc-watchdog-json": ("interfaces.Ethernet1/1.3", {"stuck": 2, "recovered": 2}),
     "cumulus-nv-show-pfc-stats": ("priorities.3.rx_pause", 1520),
     "sonic-show-pfc-counters": ("rx.Ethernet0", [0, 0, 0, 1520, 0, 0, 0, 0]),
     "sonic-show-pfc-priority": ("interfaces.Ethernet0", [3]),

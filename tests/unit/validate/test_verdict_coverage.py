@@ -73,8 +73,24 @@ def test_not_checked_says_why(tmp_path: Path) -> None:
           "--format", "json", "--output", str(output)])  # fmt: skip
     results = {r["target"]: r for r in json.loads(output.read_text())["results"] if r["check"] == "coverage"}
     assert "no check of the catalog (switch_pfc) applies" in results["gpu01"]["message"]
-    assert "junos" in results["leaf08"]["message"]
-    assert results["leaf01"]["status"] == "not checked" if "leaf01" in results else True
+    assert not set(results) & set(MANIFEST["switches"])  # every switch OS has a PFC view
+    drops_only = _catalog(tmp_path, "checks: [lossless_queue_drops]\n")
+    main(
+        [
+            "--from-artifacts",
+            str(HEALTHY),
+            "--checks",
+            drops_only,
+            "--format",
+            "json",
+            "--output",
+            str(output),
+        ]
+    )
+    results = {r["target"]: r for r in json.loads(output.read_text())["results"] if r["check"] == "coverage"}
+    assert "no selected check reads nxos output (checks that do: switch_pfc)" in results["leaf01"]["message"]
+    assert results["leaf01"]["status"] == "not checked"
+    assert "leaf08" not in results
 
 
 def test_limit_with_from_artifacts(tmp_path: Path) -> None:

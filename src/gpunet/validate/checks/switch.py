@@ -27,6 +27,8 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
         "eos-show-pfc-counters": "show priority-flow-control counters",
         "eos-show-interfaces-counters-queue": "show interfaces counters queue",
         "eos-show-qos-ecn-counters-queue": "show qos interfaces ecn counters queue",
+        "eos-show-pfc": "show priority-flow-control",
+        "eos-show-pfc-watchdog-json": "show priority-flow-control counters watchdog | json",
     },
     "cumulus": {"cumulus-nv-show-qos-roce": "nv show qos roce"},
     "sonic": {
@@ -35,7 +37,11 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
         "sonic-show-queue-counters": "show queue counters",
         "sonic-show-ecn": "show ecn",
     },
-    "junos": {"junos-show-interfaces-queue": "show interfaces queue"},
+    "junos": {
+        "junos-show-interfaces-queue": "show interfaces queue",
+        # Every physical interface; the PFC block per priority is what the check reads.
+        "junos-show-interfaces-extensive": "show interfaces extensive",
+    },
 }
 
 
@@ -61,10 +67,23 @@ class _SwitchCheck(Check):
 class SwitchPfc(_SwitchCheck):
     name = "switch_pfc"
     description = "PFC is on for the lossless priority on every lossless switch port"
-    commands = ("sonic-show-pfc-priority", "nxos-show-interface-pfc", "cumulus-nv-show-qos-roce")
-    platforms = ("sonic", "nxos", "cumulus")
+    commands = (
+        "sonic-show-pfc-priority",
+        "nxos-show-interface-pfc",
+        "cumulus-nv-show-qos-roce",
+        "eos-show-pfc",
+        "eos-show-pfc-watchdog-json",
+        "junos-show-interfaces-extensive",
+    )
+    platforms = ("sonic", "nxos", "cumulus", "eos", "junos")
 
     def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
+        if switch.platform == "eos":
+            yield from self._judge_eos(switch)
+            return
+        if switch.platform == "junos":
+            yield from self._judge_junos_pauses(switch)
+            return
         prio = self.manifest.lossless_priority
         expected = f"PFC on priority {prio}"
         try:
@@ -92,6 +111,84 @@ class SwitchPfc(_SwitchCheck):
             yield self.result(
                 f"{switch.name}:{port}", bool(priorities) and prio in priorities, expected, actual
             )
+
+    def _judge_eos(self, switch: SwitchExpectation) -> Iterator[Result]:
+        """`show priority-flow-control`: PFC enabled on the lossless priority of every lossless port
+        (and globally); the PFC watchdog found no stuck lossless queue during the tests."""
+        prio = self.manifest.lossless_priority
+        expected = f"PFC on priority {prio}, no watchdog-stuck queue {prio} during the tests"
+        try:
+            status = self.read(switch, AFTER, "eos-show-pfc")
+            stuck_before = _eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-watchdog-json"))
+            stuck_after = _eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-watchdog-json"))
+        except InputError as error:
+            yield self.error(switch.name, expected, error)
+            return
+        ports = _eos_by_long_name(status)
+        for port in switch.lossless_ports:
+            target = f"{switch.name}:{port}"
+            row = ports.get(port)
+            if status["global_enabled"] is False:
+                yield self.result(target, False, expected, "Global PFC : Disabled")
+            elif row is None:
+                yield self.result(target, False, expected, "port not listed")
+            elif not row["enabled"] or prio not in row["priorities"]:
+                state = "enabled" if row["enabled"] else "disabled"
+                yield self.result(
+                    target, False, expected, f"PFC {state} on {row['priorities'] or 'no priority'}"
+                )
+            else:
+                stuck = _counter(stuck_after, port, prio, "stuck") - _counter(
+                    stuck_before, port, prio, "stuck"
+                )
+                watchdog = "watchdog on" if row["watchdog"] else "watchdog off"
+                actual = (
+                    f"PFC on {row['priorities']}, {watchdog}, {stuck} watchdog-stuck events on queue {prio}"
+                )
+                yield self.result(target, stuck == 0, expected, actual)
+
+    def _judge_junos_pauses(self, switch: SwitchExpectation) -> Iterator[Result]:
+        """`show interfaces extensive` counts PFC frames per priority (Junos prints no per-port PFC
+        state there): pause frames during the tests only on the lossless priority."""
+        prio = self.manifest.lossless_priority
+        expected = f"PFC pause frames only on priority {prio} during the tests"
+        try:
+            before = self.read(switch, BEFORE, "junos-show-interfaces-extensive")["interfaces"]
+            after = self.read(switch, AFTER, "junos-show-interfaces-extensive")["interfaces"]
+        except InputError as error:
+            yield self.error(switch.name, expected, error)
+            return
+        for port in switch.lossless_ports:
+            target = f"{switch.name}:{port}"
+            if port not in after or port not in before:
+                yield self.result(target, False, expected, "port not listed")
+                continue
+            if not after[port]["pfc_block"] or not before[port]["pfc_block"]:
+                yield self.result(target, False, expected, "no MAC Priority Flow Control Statistics")
+                continue
+            deltas = {
+                int(p): sum(after[port]["priorities"][p][k] - before[port]["priorities"][p].get(k, 0)
+                            for k in ("rx_pause", "tx_pause"))
+                for p in after[port]["priorities"]
+                if p in before[port]["priorities"]
+            }  # fmt: skip
+            wrong = {p: n for p, n in sorted(deltas.items()) if p != prio and n}
+            if wrong:
+                seen = ", ".join(f"{n} on priority {p}" for p, n in wrong.items())
+                yield self.result(target, False, expected, f"pause frames {seen}")
+                continue
+            yield self.result(
+                target, True, expected, f"{deltas.get(prio, 0)} pause frames on priority {prio}"
+            )
+
+
+def _eos_by_long_name(parsed: dict[str, Any]) -> dict[str, Any]:
+    return {_eos_long_name(port): value for port, value in parsed["interfaces"].items()}
+
+
+def _counter(watchdog: dict[str, Any], port: str, queue: int, key: str) -> int:
+    """A watchdog counter; EOS lists a port only after its first event, so absent means 0."""
+    return watchdog.get(port, {}).get(queue, {}).get(key, 0)
 
 
 def _priorities(text: str | None) -> list[int]:

@@ -43,6 +43,8 @@ from gpunet.validate.parsers.sonic import (
 )
 from gpunet.validate.parsers.switch_pfc import (
     parse_cumulus_pfc_stats,
+    parse_eos_pfc_watchdog_json,
+    parse_eos_show_pfc,
     parse_eos_show_pfc_counters,
     parse_junos_show_interfaces_extensive,
     parse_nxos_show_interface_pfc,
@@ -75,6 +77,8 @@ PARSERS: dict[str, Parser] = {
     "cumulus-nv-show-pfc-stats": parse_cumulus_pfc_stats,
     "nxos-show-interface-pfc": parse_nxos_show_interface_pfc,
     "eos-show-pfc-counters": parse_eos_show_pfc_counters,
+    "eos-show-pfc": parse_eos_show_pfc,
+    "eos-show-pfc-watchdog-json": parse_eos_pfc_watchdog_json,
     "junos-show-interfaces-extensive": parse_junos_show_interfaces_extensive,
     "eos-show-interfaces-counters-queue": parse_eos_counters_queue,
     "eos-show-qos-ecn-counters-queue": parse_eos_ecn_counters_queue,

@@ -1,8 +1,25 @@
 """PFC show commands of NX-OS, EOS, Cumulus (per interface) and Junos, in the formats listed in
-docs/switch-show-commands.md (the simulator's contract, modelled on each OS's real output)."""
+docs/switch-show-commands.md (the simulator's contract, modelled on each OS's real output).
+
+Sources of the EOS and Junos formats (docs/validation.md tables them):
+- Junos `show interfaces extensive`, block `MAC Priority Flow Control Statistics:` with one
+  `Priority :  N  <received>  <sent>` row per priority: Juniper's `show interfaces extensive`
+  reference (juniper.net/documentation/us/en/software/junos/interfaces-ethernet-switches/topics/ref/
+  command/show-interfaces-extensive.html), checked against a public QFX capture (Junos 22.4,
+  et-0/0/24, eight rows and no Receive/Transmit header under the block).
+- EOS `show priority-flow-control`: the `Global PFC : Enabled|Disabled` line as intel/intelRSD
+  reads it (PSME/agent/network/src/hal/eos_eapi/show_priority_flow_control_parser.cpp at 42a53b7);
+  the per-port table (`Port Status Priorities ...`, status letters E/D/A/W) is read by its header
+  and is unverified against a capture [U].
+- EOS `show priority-flow-control counters watchdog | json`: `interfaces.<port>.txQueues.<queue>`
+  with `stuckCount`/`recoveryCount`, an interface absent until its first event, as the
+  `PfcWdHealthCheck` of Meta's public TAAC test framework reads real EOS switches (a GitHub
+  file found through the code index, `taac.health_checks`; its repository was not shown).
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -76,18 +93,108 @@ def parse_cumulus_pfc_stats(text: str) -> dict[str, Any]:
 
 
 def parse_junos_show_interfaces_extensive(text: str) -> dict[str, Any]:
-    """`show interfaces <if> extensive`, PFC block:
-    {"interfaces": {port: {link, priorities: {prio: {rx_pause, tx_pause}}}}}."""
+    """`show interfaces [<if>] extensive`, PFC block of every physical interface:
+    {"interfaces": {port: {link, pfc_block, priorities: {prio: {rx_pause, tx_pause}}}}}.
+    An interface listed twice, or a PFC block with fewer than eight priority rows (a cut
+    capture), is an error."""
     interfaces: dict[str, Any] = {}
     current: dict[str, Any] | None = None
     for line in content_lines(text):
         if match := _JUNOS_INTERFACE.match(line.strip()):
-            current = interfaces.setdefault(match["port"], {"link": match["link"], "priorities": {}})
-        elif current is not None and (match := _JUNOS_PRIORITY.match(line)):
+            if match["port"] in interfaces:
+                raise ParseError(f"{match['port']} is listed twice (a duplicated capture)")
+            current = {"link": match["link"], "pfc_block": False, "priorities": {}}
+            interfaces[match["port"]] = current
+        elif current is not None and line.strip() == "MAC Priority Flow Control Statistics:":
+            current["pfc_block"] = True
+        elif current is not None and current["pfc_block"] and (match := _JUNOS_PRIORITY.match(line)):
             current["priorities"][match["prio"]] = {
                 "rx_pause": int(match["rx"]),
                 "tx_pause": int(match["tx"]),
             }
     if not interfaces:
         raise ParseError("no 'Physical interface:' line: not Junos `show interfaces ... extensive`")
+    for port, interface in interfaces.items():
+        if interface["pfc_block"] and len(interface["priorities"]) != 8:
+            raise ParseError(
+                f"incomplete capture: {port} has {len(interface['priorities'])} of 8 PFC priority rows"
+            )
+    return {"interfaces": interfaces}
+
+
+_EOS_GLOBAL = re.compile(r"^Global PFC\s*:\s*(?P<state>Enabled|Disabled)\s*$")
+_EOS_STATUS_FLAGS = {"E": "enabled", "D": "disabled", "A": "active", "W": "watchdog"}
+
+
+def parse_eos_show_pfc(text: str) -> dict[str, Any]:
+    """EOS `show priority-flow-control`:
+    {"global_enabled": bool | None, "interfaces": {port: {enabled, active, watchdog, priorities}}}.
+    Rows are read under the `Port  Status  Priorities ...` header; a port listed twice is an error."""
+    global_enabled: bool | None = None
+    interfaces: dict[str, Any] = {}
+    header_seen = False
+    for line in content_lines(text):
+        stripped = line.strip()
+        if match := _EOS_GLOBAL.match(stripped):
+            global_enabled = match["state"] == "Enabled"
+        elif stripped.startswith("Port") and "Status" in stripped and "Priorities" in stripped:
+            header_seen = True
+        elif header_seen and (row := _eos_pfc_row(stripped)):
+            port, flags, priorities = row
+            if port in interfaces:
+                raise ParseError(f"{port} is listed twice (a duplicated capture)")
+            interfaces[port] = {
+                **{name: letter in flags for letter, name in _EOS_STATUS_FLAGS.items() if letter != "D"},
+                "priorities": priorities,
+            }
+    if not header_seen:
+        raise ParseError("no 'Port Status Priorities' header: not EOS `show priority-flow-control`")
+    return {"global_enabled": global_enabled, "interfaces": interfaces}
+
+
+def _eos_pfc_row(line: str) -> tuple[str, set[str], list[int]] | None:
+    """(port, status letters, priorities) of one table row; None for rules, legends and notes."""
+    tokens = line.split()
+    if not tokens or not re.match(r"^(Et|Ethernet|Po|Port-Channel)\d", tokens[0]):
+        return None
+    flags: set[str] = set()
+    index = 1
+    # Letters apart (`E A W`) or run together (`EAW`): the spacing is not confirmed by a capture.
+    while index < len(tokens) and set(tokens[index]) <= _EOS_STATUS_FLAGS.keys():
+        flags |= set(tokens[index])
+        index += 1
+    priorities: list[int] = []
+    while index < len(tokens) and re.fullmatch(r"[0-7](,[0-7])*", tokens[index]):
+        priorities += [int(p) for p in tokens[index].split(",")]
+        index += 1
+    if not flags:
+        raise ParseError(f"row for {tokens[0]} has no status letters (E/D/A/W): {line[:60]!r}")
+    return tokens[0], flags, priorities
+
+
+def parse_eos_pfc_watchdog_json(text: str) -> dict[str, Any]:
+    """EOS `show priority-flow-control counters watchdog | json`:
+    {"interfaces": {port: {queue: {"stuck": n, "recovered": n}}}} (a port without events is absent)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"not JSON (cut or damaged capture?): {error.msg} at line {error.lineno}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("interfaces"), dict):
+        raise ParseError(
+            "no 'interfaces' object: not EOS `show priority-flow-control counters watchdog | json`"
+        )
+    interfaces: dict[str, Any] = {}
+    for port, body in document["interfaces"].items():
+        queues = body.get("txQueues") if isinstance(body, dict) else None
+        if not isinstance(queues, dict):
+            raise ParseError(f"{port}: no 'txQueues' object")
+        counters = {}
+        for queue, values in queues.items():
+            stuck, recovered = (
+                values.get(k) if isinstance(values, dict) else None for k in ("stuckCount", "recoveryCount")
+            )
+            if not isinstance(stuck, int) or not isinstance(recovered, int):
+                raise ParseError(f"{port} queue {queue}: stuckCount/recoveryCount are not integers")
+            counters[int(queue)] = {"stuck": stuck, "recovered": recovered}
+        interfaces[port] = counters
     return {"interfaces": interfaces}

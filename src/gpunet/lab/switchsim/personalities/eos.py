@@ -15,7 +15,7 @@ from gpunet.lab.switchsim.personalities.queue_counters import (
     eos_ecn_counters_queue,
     queue_rows,
 )
-from gpunet.lab.switchsim.personalities.showpfc import eos_pfc_counters
+from gpunet.lab.switchsim.personalities.showpfc import eos_pfc_counters, eos_pfc_status, eos_pfc_watchdog_json
 
 INVALID = "% Invalid input"
 
@@ -84,6 +84,10 @@ class EosPersonality(EditorPersonality):
             return "Copy completed successfully."
         if command == "show priority-flow-control counters":
             return self.page(eos_pfc_counters(state))
+        if command == "show priority-flow-control":
+            return self.page(eos_pfc_status(state))
+        if command == "show priority-flow-control counters watchdog | json":
+            return self.page(eos_pfc_watchdog_json(state))
         if command == "show interfaces counters queue":
             return self.page(eos_counters_queue(queue_rows(state)))
         if command == "show qos interfaces ecn counters queue":

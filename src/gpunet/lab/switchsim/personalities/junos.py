@@ -57,6 +57,8 @@ class JunosPersonality(Personality):
             return self.page(
                 junos_interfaces_queue(rows, lossless_queue=3) or f"error: device {match[1]} not found"
             )
+        if command == "show interfaces extensive":
+            return self.page(junos_pfc(self.state))
         if match := re.fullmatch(r"show interfaces (\S+) extensive", command):
             if match[1] not in self.state.counters:
                 return f"error: device {match[1]} not found"

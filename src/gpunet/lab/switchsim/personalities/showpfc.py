@@ -85,6 +85,65 @@ def eos_pfc_counters(state: SwitchState) -> str:
     return "\n".join(rows)
 
 
+def _eos_port_lines(config: list[str], port: str) -> list[str]:
+    """The interface's own lines plus those of the qos profile its `service-profile` names."""
+    lines = _block(config, f"interface {port}")
+    for line in list(lines):
+        if line.startswith("service-profile "):
+            lines += _block(config, f"qos profile {line.split()[1]}")
+    return lines
+
+
+def eos_pfc_status(state: SwitchState) -> str:
+    """EOS `show priority-flow-control`: the global line, then per port its status letters
+    (E enabled / D disabled, A active, W watchdog) and no-drop priorities. Global PFC is off
+    where the config holds `priority-flow-control all mode off` (the form intel/intelRSD sends)."""
+    config: list[str] = state.config
+    global_state = "Disabled" if "priority-flow-control all mode off" in config else "Enabled"
+    rows = [
+        f"Global PFC : {global_state}",
+        "",
+        "E: PFC Enabled, D: PFC Disabled, A: PFC Active, W: PFC Watchdog Enabled",
+        f"{'Port':<14}{'Status':<9}{'Priorities':<12}Note",
+        "-" * 48,
+    ]
+    for port in state.ports:
+        lines = _eos_port_lines(config, port)
+        enabled = "priority-flow-control on" in lines
+        priorities = sorted(
+            int(line.split()[2])
+            for line in lines
+            if line.startswith("priority-flow-control priority ") and line.endswith(" no-drop")
+        )
+        flags = " ".join(
+            ["E" if enabled else "D"]
+            + (["A"] if enabled and global_state == "Enabled" else [])
+            + (["W"] if "priority-flow-control pause watchdog" in lines else [])
+        )
+        shown = ",".join(map(str, priorities)) or "-"
+        rows.append(f"{port.replace('Ethernet', 'Et'):<14}{flags:<9}{shown:<12}DCBX disabled")
+    return "\n".join(rows)
+
+
+def eos_pfc_watchdog_json(state: SwitchState) -> str:
+    """`show priority-flow-control counters watchdog | json`: stuck/recovery counts per tx queue,
+    listing only ports that had an event (`pfc_wd_stuck`/`pfc_wd_recovered`, eight integers)."""
+    import json
+
+    interfaces = {}
+    for port in state.ports:
+        counters = state.counters[port]
+        stuck, recovered = counters.get("pfc_wd_stuck", [0] * 8), counters.get("pfc_wd_recovered", [0] * 8)
+        queues = {
+            str(q): {"stuckCount": stuck[q], "recoveryCount": recovered[q]}
+            for q in range(8)
+            if stuck[q] or recovered[q]
+        }
+        if queues:
+            interfaces[port] = {"txQueues": queues}
+    return json.dumps({"interfaces": interfaces}, indent=4)
+
+
 def cumulus_pfc_stats(state: SwitchState, port: str) -> str:
     counters = state.counters[port]
     header = "switch-priority  rx-pause-frames  rx-pause-duration  tx-pause-frames  tx-pause-duration"
@@ -129,18 +188,25 @@ def sonic_queue_counters(state: SwitchState) -> str:
     return "\n".join(rows)
 
 
-def junos_pfc(state: SwitchState, port: str) -> str:
-    counters = state.counters[port]
-    rows = [
-        f"Physical interface: {port}, Enabled, Physical link is Up",
-        "  MAC Priority Flow Control Statistics:",
-        f"{'Receive':>39}{'Transmit':>21}",
-    ]
-    rows += [
-        f"    Priority :  {prio:<2}{counters['rx_pfc'][prio]:>24}{counters['tx_pfc'][prio]:>21}"
-        for prio in range(8)
-    ]
-    return "\n".join(rows)
+def junos_pfc(state: SwitchState, port: str | None = None) -> str:
+    """`show interfaces [<port>] extensive`, reduced to the `Physical interface:` line and the
+    MAC statistics and `MAC Priority Flow Control Statistics` blocks, laid out as a QFX prints
+    them (Receive/Transmit header on the `MAC statistics:` line, none under the PFC block)."""
+    blocks = []
+    for name in [port] if port else state.ports:
+        counters = state.counters[name]
+        rows = [
+            f"Physical interface: {name}, Enabled, Physical link is Up",
+            f"  MAC statistics:{'Receive':>29}{'Transmit':>17}",
+            f"    MAC pause frames{0:>25}{0:>17}",
+            "  MAC Priority Flow Control Statistics:",
+        ]
+        rows += [
+            f"    Priority :  {prio:<2}{counters['rx_pfc'][prio]:>28}{counters['tx_pfc'][prio]:>17}"
+            for prio in range(8)
+        ]
+        blocks.append("\n".join(rows))
+    return "\n\n".join(blocks)
 
 
 def sonic_ecn(state: SwitchState) -> str:

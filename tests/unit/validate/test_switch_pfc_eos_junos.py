@@ -1,0 +1,176 @@
+# ruff: noqa: E501  (table rows hold recorded-layout lines whole)
+"""The per-priority PFC view of EOS and Junos: parsers over recorded layouts and damaged copies,
+and switch_pfc verdicts on edited copies of the healthy fixture."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpunet.validate.judge import judge
+from gpunet.validate.parsers import ParseError, parse
+from gpunet.validate.results import Status
+from tests.conftest import FIXTURES_DIR
+
+HEALTHY = FIXTURES_DIR / "artifacts" / "healthy"
+SWITCHES = HEALTHY / "switches"
+
+# Our own values in the layout of a public QFX capture (Junos 22.4, et-0/0/24; see
+# docs/switch-show-commands.md): the PFC block sits among the other extensive blocks and has no
+# Receive/Transmit header of its own.
+JUNOS_QFX_LAYOUT = """\
+Physical interface: et-0/0/7, Enabled, Physical link is Up
+  Interface index: 661, SNMP ifIndex: 530, Generation: 152
+  Link-level type: Ethernet, MTU: 9216, LAN-PHY mode, Speed: 400Gbps, Flow control: Disabled
+  Egress queues: 8 supported, 4 in use
+  Queue counters:       Queued packets  Transmitted packets      Dropped packets
+    0                          4410021              4410021                    0
+    3                        812004399            812004399                    0
+  MAC statistics:                      Receive         Transmit
+    Total octets                  831492104811     831933071052
+    MAC control frames                    2284               97
+    MAC pause frames                         0                0
+    Code violations                          0
+  MAC Priority Flow Control Statistics:
+    Priority :  0                             0                0
+    Priority :  1                             0                0
+    Priority :  2                             0                0
+    Priority :  3                          2284               97
+    Priority :  4                             0                0
+    Priority :  5                             0                0
+    Priority :  6                             0                0
+    Priority :  7                             0                0
+  PRBS Mode : Disabled
+  CoS information:
+    Direction : Output
+    CoS transmit queue               Bandwidth               Buffer Priority   Limit
+    3 roce                   60   240000000000    60              0      low    none
+"""
+
+
+def _dig(value: Any, path: str) -> Any:
+    for key in path.split("."):
+        value = (
+            value[int(key)] if isinstance(value, dict) and key.isdigit() and int(key) in value else value[key]
+        )
+    return value
+
+
+def _fixture(relative: str) -> str:
+    return (SWITCHES / relative).read_text()
+
+
+# (tool, text, parsed path, expected)
+PARSED = [
+    ("junos-show-interfaces-extensive", JUNOS_QFX_LAYOUT, "interfaces.et-0/0/7.priorities.3.rx_pause", 2284),
+    ("junos-show-interfaces-extensive", JUNOS_QFX_LAYOUT, "interfaces.et-0/0/7.priorities.3.tx_pause", 97),
+    ("junos-show-interfaces-extensive", JUNOS_QFX_LAYOUT, "interfaces.et-0/0/7.pfc_block", True),
+    ("junos-show-interfaces-extensive", "Physical interface: lo0, Enabled, Physical link is Up\n",
+     "interfaces.lo0.pfc_block", False),
+    ("eos-show-pfc", _fixture("leaf03/after/eos-show-pfc.txt"), "global_enabled", True),
+    ("eos-show-pfc", _fixture("leaf03/after/eos-show-pfc.txt"), "interfaces.Et16/1.priorities", [3]),
+    ("eos-show-pfc", "Port Status Priorities\nEt1/1 EAW 3,4 DCBX disabled\n", "interfaces.Et1/1.priorities", [3, 4]),
+    ("eos-show-pfc", "Port Status Priorities\nEt1/1 D - DCBX disabled\n", "interfaces.Et1/1.enabled", False),
+    ("eos-show-pfc", "Port Status Priorities\n", "global_enabled", None),
+    ("eos-show-pfc-watchdog-json", '{"interfaces": {}}', "interfaces", {}),
+    ("eos-show-pfc-watchdog-json",
+     '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": 5, "recoveryCount": 4}}}}}',
+     "interfaces.Ethernet4/1.3.stuck", 5),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tool", "text", "path", "expected"), PARSED)
+def test_parsed(tool: str, text: str, path: str, expected: Any) -> None:
+    assert _dig(parse(tool, text), path) == expected
+
+
+def _cut(text: str, marker: str) -> str:
+    return text[: text.index(marker)]
+
+
+# Damaged captures: each must be refused, never read as healthy.
+DAMAGED = [
+    ("junos-show-interfaces-extensive", _cut(JUNOS_QFX_LAYOUT, "    Priority :  5"), "incomplete capture"),
+    ("junos-show-interfaces-extensive", JUNOS_QFX_LAYOUT + "\n" + JUNOS_QFX_LAYOUT.replace("et-0/0/7", "et-0/0/8")
+     + JUNOS_QFX_LAYOUT, "listed twice"),
+    ("junos-show-interfaces-extensive", "error: device et-0/0/99 not found\n", "Physical interface"),
+    ("eos-show-pfc", "% Invalid input\n", "header"),
+    ("eos-show-pfc", _fixture("leaf03/after/eos-show-pfc.txt") + "Et1/1         E A W    3\n", "listed twice"),
+    ("eos-show-pfc", "Port Status Priorities\nEt1/1 3 DCBX disabled\n", "status letters"),
+    ("eos-show-pfc-watchdog-json", '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuck', "not JSON"),
+    ("eos-show-pfc-watchdog-json", '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": "x", '
+     '"recoveryCount": 0}}}}}', "not integers"),
+    ("eos-show-pfc-watchdog-json", "% Invalid input\n", "not JSON"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tool", "text", "reason"), DAMAGED)
+def test_damaged_capture_is_refused(tool: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse(tool, text)
+
+
+_JUNOS_P4 = "    Priority :  4                            0                0"
+_EOS_ET2 = "Et2/1         E A W    3           DCBX disabled"
+_STUCK = '{"interfaces": {"Ethernet3/1": {"txQueues": {"3": {"stuckCount": 1, "recoveryCount": 1}}}}}'
+
+# (file under switches/, text to replace, replacement or None for the whole file's new text,
+#  the non-passing (check, target, status) results expected)
+CHECK_CASES = [
+    ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1         D        -           DCBX disabled",
+     {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
+    ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1         E A W    4           DCBX disabled",
+     {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
+    ("leaf04/after/eos-show-pfc.txt", _EOS_ET2 + "\n", "", {("switch_pfc", "leaf04:Ethernet2/1", Status.FAIL)}),
+    ("leaf03/after/eos-show-pfc-watchdog-json.txt", None, _STUCK,
+     {("switch_pfc", "leaf03:Ethernet3/1", Status.FAIL)}),
+    ("spine01/after/eos-show-pfc.txt", "Port          Status", "Garbled       Heading",
+     {("switch_pfc", "spine01", Status.ERROR)}),
+    ("leaf08/after/junos-show-interfaces-extensive.txt", _JUNOS_P4,
+     "    Priority :  4                          311                0",
+     {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),
+    ("leaf08/after/junos-show-interfaces-extensive.txt", _JUNOS_P4 + "\n", "",
+     {("switch_pfc", "leaf08", Status.ERROR)}),  # a cut PFC block is an unreadable capture
+    ("leaf08/before/junos-show-interfaces-extensive.txt", "  MAC Priority Flow Control Statistics:\n", "",
+     {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),  # rows without their block header are not read
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("relative", "old", "new", "expected"), CHECK_CASES)
+def test_switch_pfc_verdicts(
+    tmp_path: Path, relative: str, old: str | None, new: str, expected: set[tuple[str, str, Status]]
+) -> None:
+    folder = tmp_path / "artifacts"
+    shutil.copytree(HEALTHY, folder)
+    path = folder / "switches" / relative
+    text = path.read_text()
+    if old is None:
+        path.write_text(new)
+    else:
+        assert old in text, "the fixture no longer holds the line this case edits"
+        path.write_text(text.replace(old, new, 1))
+    problems = {(r.check, r.target, r.status) for r in judge(folder).results if r.status != Status.PASS}
+    assert problems == expected
+
+
+def test_healthy_eos_and_junos_ports_pass_with_what_they_saw() -> None:
+    results = [r for r in judge(HEALTHY).results if r.check == "switch_pfc"]
+    by_target = {r.target: r for r in results}
+    assert {r.status for r in results} == {Status.PASS}
+    assert (
+        by_target["leaf03:Ethernet1/1"].actual
+        == "PFC on [3], watchdog on, 0 watchdog-stuck events on queue 3"
+    )
+    assert by_target["leaf08:et-0/0/15"].actual == "1557 pause frames on priority 3"
+    assert len([t for t in by_target if t.startswith("spine01:")]) == 32
+
+
+def test_a_missing_eos_watchdog_capture_is_an_error_not_a_pass(tmp_path: Path) -> None:
+    folder = tmp_path / "artifacts"
+    shutil.copytree(HEALTHY, folder)
+    (folder / "switches" / "leaf04" / "before" / "eos-show-pfc-watchdog-json.txt").unlink()
+    problems = {(r.check, r.target, r.status) for r in judge(folder).results if r.status != Status.PASS}
+    assert problems == {("switch_pfc", "leaf04", Status.ERROR)}
