@@ -67,8 +67,10 @@ QUEUE_PLATFORMS = [
     (
         "eos",
         "eos-show-interfaces-counters-queue",
+        # The `detail` table lists only queues that counted something (as EOS does): no row is 0.
         lambda parsed: next(
-            q["drop_packets"] for q in parsed["queues"] if q["port"] == "Et1/1" and q["queue"] == 3
+            (q["drop_packets"] for q in parsed["queues"] if q["port"] == "Et1/1" and q["queue"] == 3),
+            0 if parsed["zero_rows_omitted"] else None,
         ),
     ),
     (

@@ -36,6 +36,68 @@ RECORDED: list[tuple[str, str, str, Any]] = [
     ("ib_send_lat_duration_1.txt", "perftest", "results.0.t_avg_us", 99.03),
     ("ib_send_lat_duration_1.txt", "perftest", "results.0.tps", 5048.78),
     ("ib_send_lat_duration_1.txt", "perftest", "columns", ["bytes", "iterations", "t_avg_us", "tps"]),
+    (
+        "eos_show_interfaces_counters_queue_detail_layout_1.txt",
+        "eos-show-interfaces-counters-queue",
+        "queues.3",
+        {"port": "Et3/2/1", "queue": 3, "tx_packets": 92790021, "drop_packets": 311},
+    ),
+    (
+        "eos_show_interfaces_counters_queue_detail_layout_1.txt",
+        "eos-show-interfaces-counters-queue",
+        "zero_rows_omitted",
+        True,
+    ),
+    # Six unicast rows; the multicast TC3 row of Et4/1/1 is not a lossless-queue counter.
+    (
+        "eos_show_interfaces_counters_queue_detail_layout_1.txt",
+        "eos-show-interfaces-counters-queue",
+        "queues.5.port",
+        "Et3/3/1",
+    ),
+    # Junos `show interfaces queue`: MX (RED drops per loss priority, several classes on one queue),
+    # Junos OS Evolved (`up` admin state, Tail-dropped bytes), EX (no rate column, empty Queued:).
+    (
+        "junos_show_interfaces_queue_mx-red-loss-priorities_1.txt",
+        "junos-show-interfaces-queue",
+        "interfaces.xe-0/2/0.queues.0.forwarding_classes",
+        ["BestEffort", "Redirect", "L2-BestEffort"],
+    ),
+    (
+        "junos_show_interfaces_queue_mx-red-loss-priorities_1.txt",
+        "junos-show-interfaces-queue",
+        "interfaces.xe-0/2/0.queues.0.red_dropped_packets",
+        113,
+    ),  # the Low/Medium sub-rows are not read
+    (
+        "junos_show_interfaces_queue_mx-red-loss-priorities_1.txt",
+        "junos-show-interfaces-queue",
+        "interfaces.xe-0/2/0.queues.3.transmitted_packets",
+        52004411,
+    ),
+    (
+        "junos_show_interfaces_queue_evo-tail-bytes_1.txt",
+        "junos-show-interfaces-queue",
+        "interfaces.et-6/0/1.queues.3.tail_dropped_packets",
+        41,
+    ),
+    (
+        "junos_show_interfaces_queue_evo-tail-bytes_1.txt",
+        "junos-show-interfaces-queue",
+        "interfaces.et-6/0/1.queues.3.queued_packets",
+        7730062,
+    ),
+    (
+        "junos_show_interfaces_queue_ex-no-rates_1.txt",
+        "junos-show-interfaces-queue",
+        "interfaces.ge-0/0/23.queues.0",
+        {
+            "forwarding_class": "best-effort",
+            "forwarding_classes": ["best-effort"],
+            "transmitted_packets": 410022,
+            "tail_dropped_packets": 3,
+        },
+    ),
     ("nccl_tests_failure-after-init_1.txt", "nccl-tests", "passed", False),
     (
         "nccl_tests_failure-after-init_1.txt",

@@ -382,7 +382,7 @@ SHOW_COMMAND_TOOLS = {
     "show pfc priority": "sonic-show-pfc-priority",
     "show queue counters": "sonic-show-queue-counters",
     "show interfaces et-0/0/0 extensive": "junos-show-interfaces-extensive",
-    "show interfaces counters queue": "eos-show-interfaces-counters-queue",
+    "show interfaces counters queue detail": "eos-show-interfaces-counters-queue",
     "show qos interfaces ecn counters queue": "eos-show-qos-ecn-counters-queue",
     "show interfaces queue et-0/0/0": "junos-show-interfaces-queue",
 }
@@ -403,13 +403,14 @@ SHOW_COMMAND_FACTS = {
     "sonic-show-queue-counters": ("queues.3.counter_pkts", 981234),
     "junos-show-interfaces-extensive": ("interfaces.et-0/0/0.priorities.3.rx_pause", 1520),
     "eos-show-interfaces-counters-queue": (
-        "queues.3", {"port": "Et1/1", "queue": 3, "tx_packets": 981234, "drop_packets": 0}
+        "queues.0", {"port": "Et1/1", "queue": 3, "tx_packets": 981234, "drop_packets": 0}
     ),
     "eos-show-qos-ecn-counters-queue": ("queues.3.ecn_marked_packets", 5521),
     "junos-show-interfaces-queue": (
         "interfaces.et-0/0/0.queues.3",
-        {"forwarding_class": "no-loss", "queued_packets": 981234, "transmitted_packets": 981234,
-         "tail_dropped_packets": 0, "red_dropped_packets": 0, "ecn_ce_packets": 5521},
+        {"forwarding_class": "no-loss", "forwarding_classes": ["no-loss"], "queued_packets": 981234,
+         "transmitted_packets": 981234, "tail_dropped_packets": 0, "red_dropped_packets": 0,
+         "ecn_ce_packets": 5521},
     ),
 }  # fmt: skip
 

@@ -25,13 +25,38 @@ _JUNOS_Q3_DROPS = "Queue: 3, Forwarding classes: no-loss\n" + "\n".join(
     ]
 )
 
+
+def _eos_tc3(port: str, enqueued: int, drops: int | str = 0, dest: str = "UC") -> str:
+    """A queue-3 row of EOS `show interfaces counters queue detail`, up to its OutDropPkts column."""
+    return f"{port:<19}{'TC3':>7}{'DP0-3':>11}{dest:>11}{enqueued:>18}{enqueued * 1024:>18}{drops:>18}"
+
+
 # (file under switches/, text to replace, replacement, the (check, target, status) results expected)
 CASES = [
     (
         "leaf03/after/eos-show-interfaces-counters-queue.txt",
-        "Et2/1     UC3             981234        1004783616             0",
-        "Et2/1     UC3             981234        1004783616            42",
+        _eos_tc3("Et2/1", 981234),
+        _eos_tc3("Et2/1", 981234, 42),
         {("lossless_queue_drops", "leaf03:Ethernet2/1", Status.FAIL)},
+    ),
+    (
+        # A row of a queue that counted nothing is left out by EOS: no row is 0 drops, not a failure.
+        "leaf04/before/eos-show-interfaces-counters-queue.txt",
+        _eos_tc3("Et5/1", 1200) + f"{0:>18}\n",
+        "",
+        set(),
+    ),
+    (
+        "leaf04/after/eos-show-interfaces-counters-queue.txt",
+        _eos_tc3("Et5/1", 981234),
+        _eos_tc3("Et5/1", 981234, dest="MC"),
+        set(),  # multicast rows are not the lossless queue; the unicast row is absent = 0 drops
+    ),
+    (
+        "leaf04/after/eos-show-interfaces-counters-queue.txt",
+        _eos_tc3("Et5/1", 981234),
+        _eos_tc3("Et5/1", 981234).rsplit(" ", 1)[0].rstrip(),
+        {("lossless_queue_drops", "leaf04", Status.ERROR)},  # a row cut short
     ),
     (
         "leaf03/after/eos-show-qos-ecn-counters-queue.txt",

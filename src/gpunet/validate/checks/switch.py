@@ -25,7 +25,8 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
     "nxos": {"nxos-show-interface-pfc": "show interface priority-flow-control"},
     "eos": {
         "eos-show-pfc-counters": "show priority-flow-control counters",
-        "eos-show-interfaces-counters-queue": "show interfaces counters queue",
+        # The detail form: its egress table's layout is checked against a real capture.
+        "eos-show-interfaces-counters-queue": "show interfaces counters queue detail",
         "eos-show-qos-ecn-counters-queue": "show qos interfaces ecn counters queue",
         "eos-show-pfc": "show priority-flow-control",
         "eos-show-pfc-watchdog-json": "show priority-flow-control counters watchdog | json",
@@ -296,12 +297,16 @@ class LosslessQueueDrops(_SwitchCheck):
         expected = f"0 drops on queue {queue} between before and after"
         tool = QUEUE_TOOLS[switch.platform]
         try:
-            before = per_queue(self.read(switch, BEFORE, tool), "drops")
-            after = per_queue(self.read(switch, AFTER, tool), "drops")
+            parsed_before, parsed_after = self.read(switch, BEFORE, tool), self.read(switch, AFTER, tool)
         except InputError as error:
             yield self.error(switch.name, expected, error)
             return
+        before, after = per_queue(parsed_before, "drops"), per_queue(parsed_after, "drops")
         for port in switch.lossless_ports:
+            for parsed, counters in ((parsed_before, before), (parsed_after, after)):
+                # EOS `detail` lists only queues that counted something: no row is zero.
+                if parsed.get("zero_rows_omitted") and (port, queue) not in counters:
+                    counters[(port, queue)] = 0
             if after.get((port, queue)) is None or before.get((port, queue)) is None:
                 yield self.result(
                     f"{switch.name}:{port}", False, expected, f"queue {queue} not in the counters"

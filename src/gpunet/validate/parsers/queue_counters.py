@@ -20,7 +20,8 @@ _EOS_ROW = re.compile(
     r"^(?P<port>(Et|Ethernet)\S+)\s+(?P<queue>UC\d+|MC\d+|TC\d+|\d+)\s+(?P<values>[\d,\s]+)$"
 )
 _JUNOS_INTERFACE = re.compile(r"^Physical interface:\s*(?P<port>[^,\s]+)")
-_JUNOS_QUEUE = re.compile(r"^Queue:\s*(?P<queue>\d+),\s*Forwarding classes:\s*(?P<fc>\S+)")
+# One or more forwarding classes per queue (`Forwarding classes: BestEffort, Redirect, ...`).
+_JUNOS_QUEUE = re.compile(r"^Queue:\s*(?P<queue>\d+),\s*Forwarding classes:\s*(?P<fc>.+?)\s*$")
 _JUNOS_COUNTER = re.compile(r"^(?P<name>[A-Za-z][A-Za-z -]*?)\s*:\s*(?P<value>[\d,]+|Not Available)")
 _JUNOS_KEYS = {
     ("queued", "Packets"): "queued_packets",
@@ -55,8 +56,26 @@ def _eos_table(text: str, required: str, what: str) -> list[tuple[str, str, list
     return rows
 
 
+# EOS `show interfaces counters queue detail`, egress table, as captured on a 7800R-style chassis
+# (networktocode/ntc-templates tests/arista_eos/show_interfaces_counters_queue_detail_grep_egress/
+# at 7ac19cf): `Port  Traffic  DropPrec  DestType  OutEnqPkts  OutEnqOctets  OutDropPkts
+# OutDropOctets`, `Class` on a second header line, rows `Et3/1/1  TC1  DP0-3  UC  <4 counters>`,
+# and only the queues that counted something are listed.
+_EOS_DETAIL_ROW = re.compile(
+    r"^(?P<port>(Et|Ethernet)\S+)\s+TC(?P<tc>\d+)\s+(?P<dp>DP\S+)\s+(?P<dest>UC|MC)\s+(?P<values>[\d,\s]+)$"
+)
+_EOS_DETAIL_COLUMNS = ("OutEnqPkts", "OutEnqOctets", "OutDropPkts", "OutDropOctets")
+
+
 def parse_eos_counters_queue(text: str) -> dict[str, Any]:
-    """EOS `show interfaces counters queue`: {"queues": [{port, queue, tx_packets, drop_packets}]}."""
+    """EOS `show interfaces counters queue [detail]`:
+    {"queues": [{port, queue, tx_packets, drop_packets}], "zero_rows_omitted": bool}.
+
+    Two layouts, told apart by the header: the `detail` egress table (a real capture's layout,
+    unicast rows; EOS leaves out queues that counted nothing, so `zero_rows_omitted` is true) and
+    the `Port TxQ Counter/pkts ... Drop/pkts` table the simulator printed before [U]."""
+    if any(line.strip().startswith("Port") and "OutDropPkts" in line for line in content_lines(text)):
+        return {"queues": _eos_detail_rows(text), "zero_rows_omitted": True}
     queues = []
     for port, queue, values in _eos_table(text, "Drop/pkts", "show interfaces counters queue"):
         if len(values) < 4:
@@ -64,7 +83,57 @@ def parse_eos_counters_queue(text: str) -> dict[str, Any]:
         queues.append(
             {"port": port, "queue": _queue_number(queue), "tx_packets": values[0], "drop_packets": values[2]}
         )
-    return {"queues": queues}
+    return {"queues": queues, "zero_rows_omitted": False}
+
+
+def _eos_detail_rows(text: str) -> list[dict[str, Any]]:
+    columns: list[str] = []
+    queues: list[dict[str, Any]] = []
+    seen: set[tuple[str, int, str, str]] = set()
+    for line in content_lines(text):
+        stripped = line.strip()
+        if stripped.startswith("Port") and "OutDropPkts" in stripped:
+            columns = stripped.split()[4:]  # after Port, Traffic (Class), DropPrec, DestType
+            missing = [name for name in _EOS_DETAIL_COLUMNS if name not in columns]
+            if missing:
+                raise ParseError(f"egress queue header lacks {', '.join(missing)}")
+        elif columns and (match := _EOS_DETAIL_ROW.match(stripped)):
+            values = [number(token) for token in match["values"].split()]
+            if len(values) != len(columns):
+                where = f"{match['port']} TC{match['tc']}"
+                raise ParseError(f"incomplete row for {where}: {len(values)} of {len(columns)} counters")
+            key = (match["port"], int(match["tc"]), match["dp"], match["dest"])
+            if key in seen:
+                raise ParseError(
+                    f"{match['port']} TC{match['tc']} {match['dest']} is listed twice (a duplicated capture)"
+                )
+            seen.add(key)
+            if match["dest"] != "UC":
+                continue  # the lossless queue is a unicast queue
+            counters = dict(zip(columns, values, strict=True))
+            queues.append(
+                {
+                    "port": match["port"],
+                    "queue": int(match["tc"]),
+                    "tx_packets": counters["OutEnqPkts"],
+                    "drop_packets": counters["OutDropPkts"],
+                }
+            )
+    return _merge_drop_precedences(queues)
+
+
+def _merge_drop_precedences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per port and queue: rows of several drop precedences (DP0, DP1, ...) add up."""
+    merged: dict[tuple[str, int], dict[str, Any]] = {}
+    for row in rows:
+        key = (row["port"], row["queue"])
+        if key not in merged:
+            merged[key] = dict(row)
+            continue
+        for counter in ("tx_packets", "drop_packets"):
+            values = [merged[key][counter], row[counter]]
+            merged[key][counter] = None if None in values else sum(values)
+    return list(merged.values())
 
 
 def parse_eos_ecn_counters_queue(text: str) -> dict[str, Any]:
@@ -91,7 +160,8 @@ def parse_junos_interfaces_queue(text: str) -> dict[str, Any]:
             interfaces[match["port"]] = {"queues": {}}
             queue = None
         elif (match := _JUNOS_QUEUE.match(stripped)) and interfaces:
-            queue = {"forwarding_class": match["fc"]}
+            classes = [name.strip() for name in match["fc"].split(",")]
+            queue = {"forwarding_class": classes[0], "forwarding_classes": classes}
             queues = interfaces[next(reversed(interfaces))]["queues"]
             queues[match["queue"]] = queue
             section = ""

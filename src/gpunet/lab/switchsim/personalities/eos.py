@@ -12,6 +12,7 @@ from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.queue_counters import (
     eos_counters_queue,
+    eos_counters_queue_detail,
     eos_ecn_counters_queue,
     queue_rows,
 )
@@ -88,6 +89,8 @@ class EosPersonality(EditorPersonality):
             return self.page(eos_pfc_status(state))
         if command == "show priority-flow-control counters watchdog | json":
             return self.page(eos_pfc_watchdog_json(state))
+        if command == "show interfaces counters queue detail":
+            return self.page(eos_counters_queue_detail(queue_rows(state)))
         if command == "show interfaces counters queue":
             return self.page(eos_counters_queue(queue_rows(state)))
         if command == "show qos interfaces ecn counters queue":

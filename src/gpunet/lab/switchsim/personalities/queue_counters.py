@@ -44,6 +44,26 @@ def eos_counters_queue(rows: list[QueueRow]) -> str:
     return "\n".join(lines)
 
 
+def eos_counters_queue_detail(rows: list[QueueRow]) -> str:
+    """EOS `show interfaces counters queue detail`, egress table, in the layout of a real capture
+    (networktocode/ntc-templates tests/arista_eos/show_interfaces_counters_queue_detail_grep_egress/
+    at 7ac19cf): unicast rows per traffic class, all drop precedences in one row, and, as there,
+    no row for a queue that counted nothing."""
+    lines = [
+        "Egress Queue Counters",
+        f"{'Port':<19}{'Traffic':>7}{'DropPrec':>11}{'DestType':>11}{'OutEnqPkts':>18}{'OutEnqOctets':>18}"
+        f"{'OutDropPkts':>18}{'OutDropOctets':>18}",
+        f"{'':<20}{'Class'}",
+    ]
+    for port, queue, packets, drops, _ in rows:
+        if packets or drops:
+            lines.append(
+                f"{eos_short_name(port):<19}{'TC' + str(queue):>7}{'DP0-3':>11}{'UC':>11}{packets:>18}"
+                f"{packets * 1024:>18}{drops:>18}{drops * 1024:>18}"
+            )
+    return "\n".join(lines)
+
+
 def eos_ecn_counters_queue(rows: list[QueueRow]) -> str:
     """EOS `show qos interfaces ecn counters queue`: ECN-marked packets per port and queue."""
     lines = [f"{'Port':<10}{'TxQ':<6}{'ECN Marked/pkts':>18}", f"{'-' * 9:<10}{'-' * 5:<6}{'-' * 17:>18}"]
