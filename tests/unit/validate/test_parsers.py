@@ -394,7 +394,7 @@ SHOW_COMMAND_FACTS = {
     ),
     "eos-show-pfc-counters": ("interfaces.Et1/1", {"rx_pause": 1520, "tx_pause": 37}),
     "eos-show-pfc": (
-        "interfaces.Et1/1", {"enabled": True, "active": True, "watchdog": True, "priorities": [3]}
+        "interfaces.Et1/1", {"enabled": True, "active": True, "watchdog": None, "priorities": [3]}
     ),
     "eos-show-pfc-watchdog-json": ("interfaces.Ethernet1/1.3", {"stuck": 2, "recovered": 2}),
     "cumulus-nv-show-pfc-stats": ("priorities.3.rx_pause", 1520),

@@ -72,9 +72,13 @@ PARSED = [
      "interfaces.lo0.pfc_block", False),
     ("eos-show-pfc", _fixture("leaf03/after/eos-show-pfc.txt"), "global_enabled", True),
     ("eos-show-pfc", _fixture("leaf03/after/eos-show-pfc.txt"), "interfaces.Et16/1.priorities", [3]),
-    ("eos-show-pfc", "Port Status Priorities\nEt1/1 EAW 3,4 DCBX disabled\n", "interfaces.Et1/1.priorities", [3, 4]),
+    ("eos-show-pfc", "Port Enabled Priorities Active Note\nEthernet1 Yes 3 4 Yes DCBX disabled\n", "interfaces.Ethernet1.priorities", [3, 4]),
+    ("eos-show-pfc", "Port Enabled Priorities Active Note\nEt2/1 No No DCBX disabled\n", "interfaces.Et2/1",
+     {"enabled": False, "active": False, "watchdog": None, "priorities": []}),
+    # The letters layout (E enabled, A active, W watchdog), apart or run together.
+    ("eos-show-pfc", "Port Status Priorities\nEt1/1 EAW 3,4 DCBX disabled\n", "interfaces.Et1/1.watchdog", True),
     ("eos-show-pfc", "Port Status Priorities\nEt1/1 D - DCBX disabled\n", "interfaces.Et1/1.enabled", False),
-    ("eos-show-pfc", "Port Status Priorities\n", "global_enabled", None),
+    ("eos-show-pfc", "Port Enabled Priorities Active Note\n", "global_enabled", None),
     ("eos-show-pfc-watchdog-json", '{"interfaces": {}}', "interfaces", {}),
     ("eos-show-pfc-watchdog-json",
      '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": 5, "recoveryCount": 4}}}}}',
@@ -98,7 +102,9 @@ DAMAGED = [
      + JUNOS_QFX_LAYOUT, "listed twice"),
     ("junos-show-interfaces-extensive", "error: device et-0/0/99 not found\n", "Physical interface"),
     ("eos-show-pfc", "% Invalid input\n", "header"),
-    ("eos-show-pfc", _fixture("leaf03/after/eos-show-pfc.txt") + "Et1/1         E A W    3\n", "listed twice"),
+    ("eos-show-pfc", _fixture("leaf03/after/eos-show-pfc.txt") + "Et1/1       Yes      3           Yes\n", "listed twice"),
+    ("eos-show-pfc", "Port Enabled Priorities Active Note\nEt1/1 Yes 3\n", "Active column"),  # a cut row
+    ("eos-show-pfc", "Port Enabled Priorities Active Note\nEt1/1 3 Yes DCBX disabled\n", "Enabled column"),
     ("eos-show-pfc", "Port Status Priorities\nEt1/1 3 DCBX disabled\n", "status letters"),
     ("eos-show-pfc-watchdog-json", '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuck', "not JSON"),
     ("eos-show-pfc-watchdog-json", '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": "x", '
@@ -114,20 +120,22 @@ def test_damaged_capture_is_refused(tool: str, text: str, reason: str) -> None:
 
 
 _JUNOS_P4 = "    Priority :  4                            0                0"
-_EOS_ET2 = "Et2/1         E A W    3           DCBX disabled"
+_EOS_ET2 = "Et2/1       Yes      3           Yes     DCBX disabled"
 _STUCK = '{"interfaces": {"Ethernet3/1": {"txQueues": {"3": {"stuckCount": 1, "recoveryCount": 1}}}}}'
 
 # (file under switches/, text to replace, replacement or None for the whole file's new text,
 #  the non-passing (check, target, status) results expected)
 CHECK_CASES = [
-    ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1         D        -           DCBX disabled",
+    ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1       No                   No      DCBX disabled",
      {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
-    ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1         E A W    4           DCBX disabled",
+    ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1       Yes      4           Yes     DCBX disabled",
+     {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
+    ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1       Yes      3           No      DCBX disabled",
      {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
     ("leaf04/after/eos-show-pfc.txt", _EOS_ET2 + "\n", "", {("switch_pfc", "leaf04:Ethernet2/1", Status.FAIL)}),
     ("leaf03/after/eos-show-pfc-watchdog-json.txt", None, _STUCK,
      {("switch_pfc", "leaf03:Ethernet3/1", Status.FAIL)}),
-    ("spine01/after/eos-show-pfc.txt", "Port          Status", "Garbled       Heading",
+    ("spine01/after/eos-show-pfc.txt", "Port        Enabled", "Garbled     Heading",
      {("switch_pfc", "spine01", Status.ERROR)}),
     ("leaf08/after/junos-show-interfaces-extensive.txt", _JUNOS_P4,
      "    Priority :  4                          311                0",
@@ -160,10 +168,7 @@ def test_healthy_eos_and_junos_ports_pass_with_what_they_saw() -> None:
     results = [r for r in judge(HEALTHY).results if r.check == "switch_pfc"]
     by_target = {r.target: r for r in results}
     assert {r.status for r in results} == {Status.PASS}
-    assert (
-        by_target["leaf03:Ethernet1/1"].actual
-        == "PFC on [3], watchdog on, 0 watchdog-stuck events on queue 3"
-    )
+    assert by_target["leaf03:Ethernet1/1"].actual == "PFC on [3], 0 watchdog-stuck events on queue 3"
     assert by_target["leaf08:et-0/0/15"].actual == "1557 pause frames on priority 3"
     assert len([t for t in by_target if t.startswith("spine01:")]) == 32
 

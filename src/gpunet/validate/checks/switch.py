@@ -138,13 +138,16 @@ class SwitchPfc(_SwitchCheck):
                 yield self.result(
                     target, False, expected, f"PFC {state} on {row['priorities'] or 'no priority'}"
                 )
+            elif not row["active"]:
+                yield self.result(target, False, expected, f"PFC on {row['priorities']} but not active")
             else:
                 stuck = _counter(stuck_after, port, prio, "stuck") - _counter(
                     stuck_before, port, prio, "stuck"
                 )
-                watchdog = "watchdog on" if row["watchdog"] else "watchdog off"
+                # The Yes/No table does not show the watchdog; the letters table does (W).
+                watchdog = {True: ", watchdog on", False: ", watchdog off", None: ""}[row["watchdog"]]
                 actual = (
-                    f"PFC on {row['priorities']}, {watchdog}, {stuck} watchdog-stuck events on queue {prio}"
+                    f"PFC on {row['priorities']}{watchdog}, {stuck} watchdog-stuck events on queue {prio}"
                 )
                 yield self.result(target, stuck == 0, expected, actual)
 

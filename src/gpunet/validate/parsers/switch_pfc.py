@@ -9,8 +9,9 @@ Sources of the EOS and Junos formats (docs/validation.md tables them):
   et-0/0/24, eight rows and no Receive/Transmit header under the block).
 - EOS `show priority-flow-control`: the `Global PFC : Enabled|Disabled` line as intel/intelRSD
   reads it (PSME/agent/network/src/hal/eos_eapi/show_priority_flow_control_parser.cpp at 42a53b7);
-  the per-port table (`Port Status Priorities ...`, status letters E/D/A/W) is read by its header
-  and is unverified against a capture [U].
+  the per-port table `Port Enabled Priorities Active Note` (Yes/No cells) as a public EOS 4.36
+  RoCEv2 configuration guide prints it (a GitHub blog post found with find_string "DCBX disabled",
+  file id 58692545906; its author ran no real switch, so the layout is not a capture [U]).
 - EOS `show priority-flow-control counters watchdog | json`: `interfaces.<port>.txQueues.<queue>`
   with `stuckCount`/`recoveryCount`, an interface absent until its first event, as the
   `PfcWdHealthCheck` of Meta's public TAAC test framework reads real EOS switches (a GitHub
@@ -124,52 +125,74 @@ def parse_junos_show_interfaces_extensive(text: str) -> dict[str, Any]:
 
 _EOS_GLOBAL = re.compile(r"^Global PFC\s*:\s*(?P<state>Enabled|Disabled)\s*$")
 _EOS_STATUS_FLAGS = {"E": "enabled", "D": "disabled", "A": "active", "W": "watchdog"}
+_YES_NO = {"Yes": True, "No": False}
 
 
 def parse_eos_show_pfc(text: str) -> dict[str, Any]:
     """EOS `show priority-flow-control`:
     {"global_enabled": bool | None, "interfaces": {port: {enabled, active, watchdog, priorities}}}.
-    Rows are read under the `Port  Status  Priorities ...` header; a port listed twice is an error."""
+
+    Rows are read under the table's header, in either layout: `Port Enabled Priorities Active
+    Note` with Yes/No cells (as a public EOS 4.36 RoCE guide prints it), or `Port Status
+    Priorities` with E/D/A/W letters; `watchdog` is None where the table does not say. A port
+    listed twice is an error."""
     global_enabled: bool | None = None
     interfaces: dict[str, Any] = {}
-    header_seen = False
+    layout = ""
     for line in content_lines(text):
         stripped = line.strip()
         if match := _EOS_GLOBAL.match(stripped):
             global_enabled = match["state"] == "Enabled"
-        elif stripped.startswith("Port") and "Status" in stripped and "Priorities" in stripped:
-            header_seen = True
-        elif header_seen and (row := _eos_pfc_row(stripped)):
-            port, flags, priorities = row
+        elif (
+            stripped.startswith("Port")
+            and "Priorities" in stripped
+            and ("Enabled" in stripped or "Status" in stripped)
+        ):
+            layout = "yes-no" if "Enabled" in stripped else "letters"
+        elif layout and (row := _eos_pfc_row(stripped, layout)):
+            port, values = row
             if port in interfaces:
                 raise ParseError(f"{port} is listed twice (a duplicated capture)")
-            interfaces[port] = {
-                **{name: letter in flags for letter, name in _EOS_STATUS_FLAGS.items() if letter != "D"},
-                "priorities": priorities,
-            }
-    if not header_seen:
-        raise ParseError("no 'Port Status Priorities' header: not EOS `show priority-flow-control`")
+            interfaces[port] = values
+    if not layout:
+        raise ParseError("no 'Port Enabled Priorities Active' header: not EOS `show priority-flow-control`")
     return {"global_enabled": global_enabled, "interfaces": interfaces}
 
 
-def _eos_pfc_row(line: str) -> tuple[str, set[str], list[int]] | None:
-    """(port, status letters, priorities) of one table row; None for rules, legends and notes."""
+def _eos_pfc_row(line: str, layout: str) -> tuple[str, dict[str, Any]] | None:
+    """(port, state) of one table row; None for rules, legends and notes."""
     tokens = line.split()
     if not tokens or not re.match(r"^(Et|Ethernet|Po|Port-Channel)\d", tokens[0]):
         return None
-    flags: set[str] = set()
     index = 1
-    # Letters apart (`E A W`) or run together (`EAW`): the spacing is not confirmed by a capture.
-    while index < len(tokens) and set(tokens[index]) <= _EOS_STATUS_FLAGS.keys():
-        flags |= set(tokens[index])
-        index += 1
+    flags: set[str] = set()
+    if layout == "yes-no":
+        if len(tokens) < 2 or tokens[1] not in _YES_NO:
+            raise ParseError(f"row for {tokens[0]} has no Yes/No in the Enabled column: {line[:60]!r}")
+        flags |= {"E"} if _YES_NO[tokens[1]] else set()
+        index = 2
+    else:
+        # Letters apart (`E A W`) or run together (`EAW`).
+        while index < len(tokens) and set(tokens[index]) <= _EOS_STATUS_FLAGS.keys():
+            flags |= set(tokens[index])
+            index += 1
+        if not flags:
+            raise ParseError(f"row for {tokens[0]} has no status letters (E/D/A/W): {line[:60]!r}")
     priorities: list[int] = []
-    while index < len(tokens) and re.fullmatch(r"[0-7](,[0-7])*", tokens[index]):
-        priorities += [int(p) for p in tokens[index].split(",")]
+    while index < len(tokens) and re.fullmatch(r"[0-7](,[0-7])*|-", tokens[index]):
+        priorities += [int(p) for p in tokens[index].split(",") if p != "-"]
         index += 1
-    if not flags:
-        raise ParseError(f"row for {tokens[0]} has no status letters (E/D/A/W): {line[:60]!r}")
-    return tokens[0], flags, priorities
+    if layout == "yes-no":
+        if index >= len(tokens) or tokens[index] not in _YES_NO:
+            raise ParseError(f"row for {tokens[0]} has no Yes/No in the Active column: {line[:60]!r}")
+        flags |= {"A"} if _YES_NO[tokens[index]] else set()
+    state = {
+        "enabled": "E" in flags,
+        "active": "A" in flags,
+        "watchdog": ("W" in flags) if layout == "letters" else None,
+        "priorities": priorities,
+    }
+    return tokens[0], state
 
 
 def parse_eos_pfc_watchdog_json(text: str) -> dict[str, Any]:

@@ -95,17 +95,18 @@ def _eos_port_lines(config: list[str], port: str) -> list[str]:
 
 
 def eos_pfc_status(state: SwitchState) -> str:
-    """EOS `show priority-flow-control`: the global line, then per port its status letters
-    (E enabled / D disabled, A active, W watchdog) and no-drop priorities. Global PFC is off
-    where the config holds `priority-flow-control all mode off` (the form intel/intelRSD sends)."""
+    """EOS `show priority-flow-control`: the global line, then per port whether PFC is enabled
+    (the port, or the `qos profile` its `service-profile` names, holds `priority-flow-control on`),
+    its `priority N no-drop` priorities and whether it is active (enabled and PFC on globally).
+    Global PFC is off where the config holds `priority-flow-control all mode off` (the form
+    intel/intelRSD sends). Table layout as docs/switch-show-commands.md describes it [U]."""
     config: list[str] = state.config
-    global_state = "Disabled" if "priority-flow-control all mode off" in config else "Enabled"
+    global_on = "priority-flow-control all mode off" not in config
     rows = [
-        f"Global PFC : {global_state}",
+        f"Global PFC : {'Enabled' if global_on else 'Disabled'}",
         "",
-        "E: PFC Enabled, D: PFC Disabled, A: PFC Active, W: PFC Watchdog Enabled",
-        f"{'Port':<14}{'Status':<9}{'Priorities':<12}Note",
-        "-" * 48,
+        "Port        Enabled  Priorities  Active  Note",
+        "----------  -------  ----------  ------  -------------",
     ]
     for port in state.ports:
         lines = _eos_port_lines(config, port)
@@ -115,13 +116,10 @@ def eos_pfc_status(state: SwitchState) -> str:
             for line in lines
             if line.startswith("priority-flow-control priority ") and line.endswith(" no-drop")
         )
-        flags = " ".join(
-            ["E" if enabled else "D"]
-            + (["A"] if enabled and global_state == "Enabled" else [])
-            + (["W"] if "priority-flow-control pause watchdog" in lines else [])
-        )
-        shown = ",".join(map(str, priorities)) or "-"
-        rows.append(f"{port.replace('Ethernet', 'Et'):<14}{flags:<9}{shown:<12}DCBX disabled")
+        shown = " ".join(map(str, priorities)) if enabled else ""
+        active = "Yes" if enabled and global_on else "No"
+        name = port.replace("Ethernet", "Et")
+        rows.append(f"{name:<12}{'Yes' if enabled else 'No':<9}{shown:<12}{active:<8}DCBX disabled")
     return "\n".join(rows)
 
 
