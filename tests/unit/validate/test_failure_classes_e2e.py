@@ -106,6 +106,62 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         4,
         {("nic_qos", "fail")},
     ),
+    # Switch views of EOS and Junos (PFC state, watchdog, per-priority pauses, queue drops).
+    (
+        "EOS PFC disabled on a lossless port",
+        "switches/leaf03/after/eos-show-pfc.txt",
+        lambda t: t.replace(
+            "Et4/1       Yes      3           Yes", "Et4/1       No                   No ", 1
+        ),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "EOS PFC watchdog found the lossless queue stuck",
+        "switches/spine01/after/eos-show-pfc-watchdog-json.txt",
+        lambda t: (
+            '{"interfaces": {"Ethernet3/7/1": {"txQueues": {"3": {"stuckCount": 3, "recoveryCount": 3}}}}}'
+        ),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "EOS watchdog JSON cut short",
+        "switches/leaf04/before/eos-show-pfc-watchdog-json.txt",
+        lambda t: t[: len(t) // 2],
+        3,
+        {("switch_pfc", "error")},
+    ),
+    (
+        "Junos pause frames on a lossy priority",
+        "switches/leaf08/after/junos-show-interfaces-extensive.txt",
+        lambda t: t.replace(
+            "Priority :  5                            0", "Priority :  5                         9041", 1
+        ),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "Junos PFC block cut in the middle",
+        "switches/leaf08/before/junos-show-interfaces-extensive.txt",
+        _cut_before("Priority :  6"),
+        3,
+        {("switch_pfc", "error")},
+    ),
+    (
+        "EOS lossless queue drops (detail table)",
+        "switches/leaf04/after/eos-show-interfaces-counters-queue.txt",
+        lambda t: re.sub(r"(?m)^(Et9/1 +TC3 +DP0-3 +UC +\d+ +\d+ +)0 ", r"\g<1>77 ", t, count=1),
+        4,
+        {("lossless_queue_drops", "fail")},
+    ),
+    (
+        "Junos queue listed twice",
+        "switches/leaf08/after/junos-show-interfaces-queue.txt",
+        lambda t: t + t[t.index("Physical interface: et-0/0/3,") :],
+        3,
+        {("lossless_queue_drops", "error"), ("switch_ecn", "error")},
+    ),
     (
         "iperf3 malformed JSON",
         "pairs/iperf3/gpu01__gpu02.iperf3.txt",
