@@ -67,17 +67,17 @@ QUEUE_PLATFORMS = [
     (
         "eos",
         "eos-show-interfaces-counters-queue",
-        # The `detail` table lists only queues that counted something (as EOS does): no row is 0.
         lambda parsed: next(
-            (q["drop_packets"] for q in parsed["queues"] if q["port"] == "Et1/1" and q["queue"] == 3),
-            0 if parsed["zero_rows_omitted"] else None,
+            q["drop_packets"] for q in parsed["queues"] if q["port"] == "Ethernet1/1" and q["queue"] == 3
         ),
     ),
     (
         "eos",
         "eos-show-qos-ecn-counters-queue",
         lambda parsed: next(
-            q["ecn_marked_packets"] for q in parsed["queues"] if q["port"] == "Et1/1" and q["queue"] == 3
+            q["ecn_marked_packets"]
+            for q in parsed["queues"]
+            if q["port"] == "Ethernet1/1" and q["queue"] == 3
         ),
     ),
     (

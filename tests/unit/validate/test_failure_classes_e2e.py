@@ -149,9 +149,11 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         {("switch_pfc", "error")},
     ),
     (
-        "EOS lossless queue drops (detail table)",
+        "EOS lossless queue drops (detail | json)",
         "switches/leaf04/after/eos-show-interfaces-counters-queue.txt",
-        lambda t: re.sub(r"(?m)^(Et9/1 +TC3 +DP0-3 +UC +\d+ +\d+ +)0 ", r"\g<1>77 ", t, count=1),
+        lambda t: re.sub(
+            r'("Ethernet9/1".*?"TC3".*?"droppedPackets": )0', r"\g<1>77", t, count=1, flags=re.DOTALL
+        ),
         4,
         {("lossless_queue_drops", "fail")},
     ),

@@ -382,12 +382,24 @@ SHOW_COMMAND_TOOLS = {
     "show pfc priority": "sonic-show-pfc-priority",
     "show queue counters": "sonic-show-queue-counters",
     "show interfaces et-0/0/0 extensive": "junos-show-interfaces-extensive",
+    "nv show qos roce": "cumulus-nv-show-qos-roce",
+    "show ecn": "sonic-show-ecn",
     "show interfaces counters queue detail": "eos-show-interfaces-counters-queue",
+    "show interfaces counters queue detail | json": "eos-show-interfaces-counters-queue",
+    "show qos interfaces ecn counters queue | json": "eos-show-qos-ecn-counters-queue",
     "show qos interfaces ecn counters queue": "eos-show-qos-ecn-counters-queue",
     "show interfaces queue et-0/0/0": "junos-show-interfaces-queue",
 }
-# The documented example state: PFC on the first port, rx_pfc[3]=1520, tx_pfc[3]=37.
+# The documented example state: PFC on the first port, rx_pfc[3]=1520, tx_pfc[3]=37; keyed by
+# tool, or by command where one tool reads two forms of a command.
 SHOW_COMMAND_FACTS = {
+    "show interfaces counters queue detail | json": (
+        "queues.1", {"port": "Ethernet1/1", "queue": 3, "tx_packets": None, "drop_packets": 42}
+    ),
+    "show qos interfaces ecn counters queue | json": (
+        "queues", [{"port": "Ethernet1/1", "queue": 0, "ecn_marked_packets": None},
+                   {"port": "Ethernet1/1", "queue": 3, "ecn_marked_packets": 5521}]
+    ),
     "nxos-show-interface-pfc": (
         "interfaces.Ethernet1/1",
         {"mode": "On", "oper": "On", "priorities": [3], "rx_pause": 1520, "tx_pause": 37},
@@ -396,7 +408,9 @@ SHOW_COMMAND_FACTS = {
     "eos-show-pfc": (
         "interfaces.Et1/1", {"enabled": True, "active": True, "watchdog": None, "priorities": [3]}
     ),
-    "eos-show-pfc-watchdog-json": ("interfaces.Ethernet1/1.3", {"stuck": 2, "recovered": 2}),
+    "eos-show-pfc-watchdog-json": ("interfaces.Ethernet1/1", {3: {"stuck": 2, "recovered": 2}}),
+    "cumulus-nv-show-qos-roce": ("settings.pfc.pfc-priority", "3"),
+    "sonic-show-ecn": ("profiles.GPUNET_LOSSLESS.green_min_threshold", 153600),
     "cumulus-nv-show-pfc-stats": ("priorities.3.rx_pause", 1520),
     "sonic-show-pfc-counters": ("rx.Ethernet0", [0, 0, 0, 1520, 0, 0, 0, 0]),
     "sonic-show-pfc-priority": ("interfaces.Ethernet0", [3]),
@@ -419,12 +433,15 @@ def documented_examples() -> list[tuple[str, str]]:
     doc = Path(__file__).resolve().parents[3] / "docs" / "switch-show-commands.md"
     if not doc.is_file():
         return []
-    examples = re.findall(r"^### `([^`]+)`\s*\n+```\n(.*?)```", doc.read_text(), re.MULTILINE | re.DOTALL)
+    # The first fenced block under each `### \`command\`` heading, prose in between allowed.
+    examples = re.findall(
+        r"^### `([^`]+)`\n(?:(?!^#).)*?^```\n(.*?)^```", doc.read_text(), re.MULTILINE | re.DOTALL
+    )
     return [(command, text) for command, text in examples]
 
 
 @pytest.mark.parametrize(("command", "text"), documented_examples(), ids=lambda value: value[:40])
 def test_documented_switch_show_commands(command: str, text: str) -> None:
     tool = SHOW_COMMAND_TOOLS[command]
-    path, expected = SHOW_COMMAND_FACTS[tool]
+    path, expected = SHOW_COMMAND_FACTS.get(command) or SHOW_COMMAND_FACTS[tool]
     assert dig(parse(tool, text), path) == expected

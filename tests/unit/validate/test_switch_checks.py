@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from gpunet.lab.switchsim.personalities.queue_counters import eos_counters_queue_detail
 from gpunet.validate.judge import judge
 from gpunet.validate.results import Status
 from tests.conftest import FIXTURES_DIR
@@ -31,39 +35,121 @@ def _eos_tc3(port: str, enqueued: int, drops: int | str = 0, dest: str = "UC") -
     return f"{port:<19}{'TC3':>7}{'DP0-3':>11}{dest:>11}{enqueued:>18}{enqueued * 1024:>18}{drops:>18}"
 
 
-# (file under switches/, text to replace, replacement, the (check, target, status) results expected)
+def _edit_json(change: Callable[[dict[str, Any]], None]) -> Callable[[str], str]:
+    def edit(text: str) -> str:
+        document = json.loads(text)
+        change(document)
+        return json.dumps(document, indent=2)
+
+    return edit
+
+
+def _tc3(document: dict[str, Any], port: str) -> dict[str, Any]:
+    classes = document["egressQueueCounters"]["interfaces"][port]["ucastQueues"]["trafficClasses"]
+    return classes["TC3"]["dropPrecedences"]["DP0"]
+
+
+def _as_detail_text(text: str) -> str:
+    """The same counters as the text `show interfaces counters queue detail` table."""
+    interfaces = json.loads(text)["egressQueueCounters"]["interfaces"]
+    # The JSON holds no enqueued count: the fixture's traffic (981234 on TC3 after the tests, 12 elsewhere).
+    rows = [
+        (
+            port,
+            int(tc[2:]),
+            981234 if tc == "TC3" else 12,
+            detail["dropPrecedences"]["DP0"]["droppedPackets"],
+            0,
+        )
+        for port, body in interfaces.items()
+        for tc, detail in body["ucastQueues"]["trafficClasses"].items()
+    ]
+    return eos_counters_queue_detail(rows) + "\n"
+
+
+def _then(first: Callable[[str], str], old: str, new: str) -> Callable[[str], str]:
+    def change(text: str) -> str:
+        converted = first(text)
+        assert old in converted, "the converted fixture no longer holds the line this case edits"
+        return converted.replace(old, new, 1)
+
+    return change
+
+
+_QUEUE = "eos-show-interfaces-counters-queue.txt"
+_ECN = "eos-show-qos-ecn-counters-queue.txt"
+
+# (file under switches/, text to replace or None, replacement text or a function of the whole
+#  file, the (check, target, status) results expected)
 CASES = [
     (
-        "leaf03/after/eos-show-interfaces-counters-queue.txt",
-        _eos_tc3("Et2/1", 981234),
-        _eos_tc3("Et2/1", 981234, 42),
+        f"leaf03/after/{_QUEUE}",
+        None,
+        _edit_json(lambda d: _tc3(d, "Ethernet2/1").update(droppedPackets=42)),
         {("lossless_queue_drops", "leaf03:Ethernet2/1", Status.FAIL)},
     ),
     (
-        # A row of a queue that counted nothing is left out by EOS: no row is 0 drops, not a failure.
-        "leaf04/before/eos-show-interfaces-counters-queue.txt",
-        _eos_tc3("Et5/1", 1200) + f"{0:>18}\n",
-        "",
-        set(),
+        f"leaf04/after/{_QUEUE}",
+        None,
+        _edit_json(
+            lambda d: d["egressQueueCounters"]["interfaces"]["Ethernet5/1"]["ucastQueues"][
+                "trafficClasses"
+            ].pop("TC3")
+        ),
+        {("lossless_queue_drops", "leaf04:Ethernet5/1", Status.FAIL)},  # JSON lists every queue
     ),
     (
-        "leaf04/after/eos-show-interfaces-counters-queue.txt",
-        _eos_tc3("Et5/1", 981234),
-        _eos_tc3("Et5/1", 981234, dest="MC"),
+        f"leaf04/after/{_QUEUE}",
+        None,
+        lambda t: t[: len(t) // 3],
+        {("lossless_queue_drops", "leaf04", Status.ERROR)},
+    ),
+    (
+        f"leaf04/after/{_QUEUE}",
+        None,
+        _edit_json(lambda d: _tc3(d, "Ethernet5/1").update(droppedPackets="n/a")),
+        {("lossless_queue_drops", "leaf04", Status.ERROR)},
+    ),
+    # The text `detail` table (7800R-style capture layout): idle queues have no row.
+    (
+        f"leaf03/after/{_QUEUE}",
+        None,
+        _then(_as_detail_text, _eos_tc3("Et2/1", 981234), _eos_tc3("Et2/1", 981234, 42)),
+        {("lossless_queue_drops", "leaf03:Ethernet2/1", Status.FAIL)},
+    ),
+    (
+        f"leaf04/after/{_QUEUE}",
+        None,
+        _then(_as_detail_text, _eos_tc3("Et5/1", 981234) + f"{0:>18}\n", ""),
+        set(),  # no row is 0 drops, not a failure
+    ),
+    (
+        f"leaf04/after/{_QUEUE}",
+        None,
+        _then(_as_detail_text, _eos_tc3("Et5/1", 981234), _eos_tc3("Et5/1", 981234, dest="MC")),
         set(),  # multicast rows are not the lossless queue; the unicast row is absent = 0 drops
     ),
     (
-        "leaf04/after/eos-show-interfaces-counters-queue.txt",
-        _eos_tc3("Et5/1", 981234),
-        _eos_tc3("Et5/1", 981234).rsplit(" ", 1)[0].rstrip(),
+        f"leaf04/after/{_QUEUE}",
+        None,
+        _then(
+            _as_detail_text, _eos_tc3("Et5/1", 981234), _eos_tc3("Et5/1", 981234).rsplit(" ", 1)[0].rstrip()
+        ),
         {("lossless_queue_drops", "leaf04", Status.ERROR)},  # a row cut short
     ),
     (
-        "leaf03/after/eos-show-qos-ecn-counters-queue.txt",
-        "Et1/1     UC3",
-        "Et1/1     UC9",
-        {("switch_ecn", "leaf03:Ethernet1/1", Status.FAIL)},
+        f"leaf03/after/{_ECN}",
+        None,
+        _edit_json(lambda d: d["intfQueueCounters"]["Ethernet1/1"]["queueCounters"].update({"3": "-"})),
+        {("switch_ecn", "leaf03:Ethernet1/1", Status.FAIL)},  # "-": the queue counts no ECN marks
     ),
+    (
+        f"leaf03/after/{_ECN}",
+        None,
+        _edit_json(lambda d: d["intfQueueCounters"].pop("Ethernet4/1")),
+        {("switch_ecn", "leaf03:Ethernet4/1", Status.FAIL)},
+    ),
+    (f"spine01/before/{_ECN}", None, lambda t: t + "}", {("switch_ecn", "spine01", Status.ERROR)}),
     (
         "leaf08/after/junos-show-interfaces-queue.txt",
         _JUNOS_Q3_DROPS,
@@ -125,14 +211,21 @@ CASES = [
 
 @pytest.mark.parametrize(("relative", "old", "new", "expected"), CASES)
 def test_switch_problem_is_reported_on_its_port(
-    tmp_path: Path, relative: str, old: str, new: str, expected: set[tuple[str, str, Status]]
+    tmp_path: Path,
+    relative: str,
+    old: str | None,
+    new: str | Callable[[str], str],
+    expected: set[tuple[str, str, Status]],
 ) -> None:
     folder = tmp_path / "artifacts"
     shutil.copytree(HEALTHY, folder)
     path = folder / "switches" / relative
     text = path.read_text()
-    assert old in text, "the fixture no longer holds the line this case edits"
-    path.write_text(text.replace(old, new, 1))  # the first occurrence: the first port
+    if callable(new):
+        path.write_text(new(text))
+    else:
+        assert old in text, "the fixture no longer holds the line this case edits"
+        path.write_text(text.replace(old, new, 1))  # the first occurrence: the first port
     results = judge(folder).results
     problems = {
         (r.check, r.target, r.status) for r in results if r.status not in (Status.PASS, Status.NOT_CHECKED)

@@ -25,9 +25,9 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
     "nxos": {"nxos-show-interface-pfc": "show interface priority-flow-control"},
     "eos": {
         "eos-show-pfc-counters": "show priority-flow-control counters",
-        # The detail form: its egress table's layout is checked against a real capture.
-        "eos-show-interfaces-counters-queue": "show interfaces counters queue detail",
-        "eos-show-qos-ecn-counters-queue": "show qos interfaces ecn counters queue",
+        # JSON forms, read by the field names Arista's ANTA tests read.
+        "eos-show-interfaces-counters-queue": "show interfaces counters queue detail | json",
+        "eos-show-qos-ecn-counters-queue": "show qos interfaces ecn counters queue | json",
         "eos-show-pfc": "show priority-flow-control",
         "eos-show-pfc-watchdog-json": "show priority-flow-control counters watchdog | json",
     },

@@ -10,6 +10,7 @@ twice is a duplicated capture.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -67,13 +68,65 @@ _EOS_DETAIL_ROW = re.compile(
 _EOS_DETAIL_COLUMNS = ("OutEnqPkts", "OutEnqOctets", "OutDropPkts", "OutDropOctets")
 
 
+def _json_document(text: str, what: str) -> dict[str, Any]:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(
+            f"{what} | json: not JSON (cut or damaged capture?): {error.msg} at line {error.lineno}"
+        ) from None
+    if not isinstance(document, dict):
+        raise ParseError(f"{what} | json: not a JSON object")
+    return document
+
+
+def _eos_count(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).isdigit():
+        raise ParseError(f"{where}: {value!r} is not a packet count")
+    return int(value)
+
+
+def _eos_queue_drops_json(text: str) -> dict[str, Any]:
+    """`show interfaces counters queue detail | json`, as Arista's ANTA reads it
+    (aristanetworks/anta `VerifyInterfacesEgressQueueDrops`, command revision 1):
+    egressQueueCounters.interfaces.<port>.ucastQueues.trafficClasses.TC<n>.dropPrecedences.DP<m>.droppedPackets."""
+    document = _json_document(text, "show interfaces counters queue detail")
+    interfaces = (
+        document.get("egressQueueCounters", {}).get("interfaces")
+        if isinstance(document.get("egressQueueCounters"), dict)
+        else None
+    )
+    if not isinstance(interfaces, dict):
+        raise ParseError(
+            "no egressQueueCounters.interfaces: not EOS `show interfaces counters queue detail | json`"
+        )
+    queues = []
+    for port, body in interfaces.items():
+        classes = body.get("ucastQueues", {}).get("trafficClasses") if isinstance(body, dict) else None
+        if not isinstance(classes, dict):
+            raise ParseError(f"{port}: no ucastQueues.trafficClasses")
+        for name, tc in classes.items():
+            precedences = tc.get("dropPrecedences") if isinstance(tc, dict) else None
+            if not re.fullmatch(r"TC\d+", name) or not isinstance(precedences, dict) or not precedences:
+                raise ParseError(f"{port} {name}: no dropPrecedences")
+            drops = sum(
+                _eos_count(dp.get("droppedPackets") if isinstance(dp, dict) else None, f"{port} {name} {key}")
+                for key, dp in precedences.items()
+            )
+            queues.append({"port": port, "queue": int(name[2:]), "tx_packets": None, "drop_packets": drops})
+    return {"queues": queues, "zero_rows_omitted": False}
+
+
 def parse_eos_counters_queue(text: str) -> dict[str, Any]:
-    """EOS `show interfaces counters queue [detail]`:
+    """EOS `show interfaces counters queue [detail] [| json]`:
     {"queues": [{port, queue, tx_packets, drop_packets}], "zero_rows_omitted": bool}.
 
     Two layouts, told apart by the header: the `detail` egress table (a real capture's layout,
     unicast rows; EOS leaves out queues that counted nothing, so `zero_rows_omitted` is true) and
-    the `Port TxQ Counter/pkts ... Drop/pkts` table the simulator printed before [U]."""
+    the `Port TxQ Counter/pkts ... Drop/pkts` table the simulator printed before [U]; or the
+    `| json` form gpunet collects (field names as Arista's ANTA reads them)."""
+    if text.lstrip().startswith("{"):
+        return _eos_queue_drops_json(text)
     if any(line.strip().startswith("Port") and "OutDropPkts" in line for line in content_lines(text)):
         return {"queues": _eos_detail_rows(text), "zero_rows_omitted": True}
     queues = []
@@ -136,8 +189,33 @@ def _merge_drop_precedences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(merged.values())
 
 
+def _eos_ecn_json(text: str) -> dict[str, Any]:
+    """`show qos interfaces ecn counters queue | json`, as Arista's ANTA reads it
+    (aristanetworks/anta `VerifyInterfacesECNCounters`, command revision 1, and its unit-test
+    data): intfQueueCounters.<port>.queueCounters.<queue> = "<count>", or "-" where the queue
+    counts no ECN marks (no `random-detect ecn count`)."""
+    document = _json_document(text, "show qos interfaces ecn counters queue")
+    interfaces = document.get("intfQueueCounters")
+    if not isinstance(interfaces, dict):
+        raise ParseError("no intfQueueCounters: not EOS `show qos interfaces ecn counters queue | json`")
+    queues = []
+    for port, body in interfaces.items():
+        counters = body.get("queueCounters") if isinstance(body, dict) else None
+        if not isinstance(counters, dict):
+            raise ParseError(f"{port}: no queueCounters")
+        for queue, value in counters.items():
+            if not str(queue).isdigit():
+                raise ParseError(f"{port}: queue {queue!r} is not a number")
+            marks = None if value == "-" else _eos_count(value, f"{port} queue {queue}")
+            queues.append({"port": port, "queue": int(queue), "ecn_marked_packets": marks})
+    return {"queues": queues}
+
+
 def parse_eos_ecn_counters_queue(text: str) -> dict[str, Any]:
-    """EOS `show qos interfaces ecn counters queue`: {"queues": [{port, queue, ecn_marked_packets}]}."""
+    """EOS `show qos interfaces ecn counters queue [| json]`: {"queues": [{port, queue, ecn_marked_packets}]}.
+    The `| json` form (what gpunet collects) follows ANTA's field names; the text table is [U]."""
+    if text.lstrip().startswith("{"):
+        return _eos_ecn_json(text)
     rows = _eos_table(text, "ECN", "show qos interfaces ecn counters queue")
     return {
         "queues": [

@@ -13,7 +13,9 @@ from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.queue_counters import (
     eos_counters_queue,
     eos_counters_queue_detail,
+    eos_counters_queue_json,
     eos_ecn_counters_queue,
+    eos_ecn_counters_queue_json,
     queue_rows,
 )
 from gpunet.lab.switchsim.personalities.showpfc import eos_pfc_counters, eos_pfc_status, eos_pfc_watchdog_json
@@ -89,6 +91,10 @@ class EosPersonality(EditorPersonality):
             return self.page(eos_pfc_status(state))
         if command == "show priority-flow-control counters watchdog | json":
             return self.page(eos_pfc_watchdog_json(state))
+        if command == "show interfaces counters queue detail | json":
+            return self.page(eos_counters_queue_json(queue_rows(state)))
+        if command == "show qos interfaces ecn counters queue | json":
+            return self.page(eos_ecn_counters_queue_json(queue_rows(state)))
         if command == "show interfaces counters queue detail":
             return self.page(eos_counters_queue_detail(queue_rows(state)))
         if command == "show interfaces counters queue":

@@ -10,6 +10,8 @@ The formatters take plain rows so fixture generators print the same text without
 
 from __future__ import annotations
 
+import json
+
 from gpunet.lab.switchsim.state import SwitchState
 
 # (port, queue, transmitted packets, dropped packets, ECN-marked packets)
@@ -62,6 +64,25 @@ def eos_counters_queue_detail(rows: list[QueueRow]) -> str:
                 f"{packets * 1024:>18}{drops:>18}{drops * 1024:>18}"
             )
     return "\n".join(lines)
+
+
+def eos_counters_queue_json(rows: list[QueueRow]) -> str:
+    """`show interfaces counters queue detail | json`, in the shape Arista's ANTA reads
+    (egressQueueCounters.interfaces.<port>.ucastQueues.trafficClasses.TC<n>.dropPrecedences.DP0)."""
+    interfaces: dict[str, dict] = {}
+    for port, queue, _, drops, _ in rows:
+        classes = interfaces.setdefault(port, {"ucastQueues": {"trafficClasses": {}}})["ucastQueues"]
+        classes["trafficClasses"][f"TC{queue}"] = {"dropPrecedences": {"DP0": {"droppedPackets": drops}}}
+    return json.dumps({"egressQueueCounters": {"interfaces": interfaces}}, indent=2)
+
+
+def eos_ecn_counters_queue_json(rows: list[QueueRow]) -> str:
+    """`show qos interfaces ecn counters queue | json`, in the shape Arista's ANTA reads
+    (intfQueueCounters.<port>.queueCounters.<queue> = "<count>")."""
+    interfaces: dict[str, dict] = {}
+    for port, queue, _, _, marks in rows:
+        interfaces.setdefault(port, {"queueCounters": {}})["queueCounters"][str(queue)] = str(marks)
+    return json.dumps({"intfQueueCounters": interfaces}, indent=2)
 
 
 def eos_ecn_counters_queue(rows: list[QueueRow]) -> str:
