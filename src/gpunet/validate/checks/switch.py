@@ -40,8 +40,11 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
     },
     "junos": {
         "junos-show-interfaces-queue": "show interfaces queue",
-        # Every physical interface; the PFC block per priority is what the check reads.
-        "junos-show-interfaces-extensive": "show interfaces extensive",
+        # Every physical interface, reduced by `| match` to the lines the check reads (the full
+        # extensive output is hundreds of lines per port).
+        "junos-show-interfaces-extensive": (
+            'show interfaces extensive | match "Physical interface|Priority Flow Control|Priority :"'
+        ),
     },
 }
 

@@ -40,6 +40,10 @@ class JunosPersonality(Personality):
             return ""
         if self.candidate is not None:
             return self.configure(command)
+        if match := re.fullmatch(r'(?P<base>.+?) \| match "(?P<pattern>[^"]+)"', command):
+            # Junos `| match`: only the lines the (case-insensitive) regular expression finds.
+            found = re.compile(match["pattern"], re.IGNORECASE)
+            return "\n".join(line for line in self.handle(match["base"]).splitlines() if found.search(line))
         if command == "set cli screen-width 511" or command.startswith("set cli screen-width"):
             return f"Screen width set to {command.split()[-1]}"
         if command == "set cli complete-on-space off":
