@@ -149,6 +149,8 @@ def test_per_priority_pfc_views_are_served_and_move(
     before = parse(tool, (folder / "before" / f"{tool}.txt").read_text())
     after = parse(tool, (folder / "after" / f"{tool}.txt").read_text())
     assert (value(before), value(after)) == (0, 7)
+    if platform == "junos":  # `| match` kept only the interface, PFC-block and priority lines
+        assert "MAC statistics" not in (folder / "after" / f"{tool}.txt").read_text()
     if platform == "eos":
         status = parse("eos-show-pfc", (folder / "after" / "eos-show-pfc.txt").read_text())
         assert status["global_enabled"] is True and set(status["interfaces"]) == {
