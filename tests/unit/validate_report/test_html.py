@@ -38,7 +38,7 @@ def test_problems_come_first_with_where_to_look(page: str) -> None:
 
 def test_passes_are_counted_per_check(page: str) -> None:
     checks = page[page.index("<h2>Checks</h2>") : page.index("Pair bandwidth")]
-    assert '<tr><td>switch_pfc</td><td class="n">97</td>' in checks
+    assert '<tr><td>switch_pfc</td><td class="n">177</td>' in checks
     assert '<tr><td>nic_port_state</td><td class="n">31</td><td class="n fail">1</td>' in checks
 
 

@@ -23,12 +23,12 @@ def bad_nic() -> Verdict:
 
 def test_problems_come_first_and_passes_are_only_counted(bad_nic: Verdict) -> None:
     text = render_table(bad_nic, width=160)
-    assert text.index("problems") < text.index("per check") < text.index("545 pass, 6 fail")
+    assert text.index("problems") < text.index("per check") < text.index("625 pass, 6 fail")
     assert "leaf03:Ethernet3/1" in text  # where to look
     problem_part = text[: text.index("per check")]
     assert "gpu03:mlx5_2" in problem_part and " pass " not in problem_part
     # One line per check, not one per result.
-    assert "│ switch_pfc           │   97 │    0 │" in text
+    assert "│ switch_pfc           │  177 │    0 │" in text
     assert len(text.splitlines()) < 60
     assert "14 devices: gpu01, gpu02" in text  # a small fabric's devices are all named
 
@@ -36,7 +36,7 @@ def test_problems_come_first_and_passes_are_only_counted(bad_nic: Verdict) -> No
 def test_failures_only_lists_problems_and_the_summary(bad_nic: Verdict) -> None:
     text = render_table(bad_nic, width=160, failures_only=True)
     assert "per check" not in text
-    assert text.rstrip().endswith("545 pass, 6 fail, 0 error, 0 skipped, 0 not checked")
+    assert text.rstrip().endswith("625 pass, 6 fail, 0 error, 0 skipped, 0 not checked")
 
 
 @pytest.mark.parametrize("width", [80, 120, 200])
