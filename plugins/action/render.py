@@ -10,17 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
-from gpunet.model.check import CheckResult, check_raw
-from gpunet.model.errors import InventoryInvalidError
-from gpunet.model.loader import load_inventory
-from gpunet.model.play_inventory import play_raw_inventory
-from gpunet.render import render_fabric, write_intended
-from gpunet.render.intended import WriteReport
-from gpunet.render.manifest import RenderFolderError
+try:
+    from gpunet.model.check import CheckResult, check_raw
+    from gpunet.model.errors import InventoryInvalidError
+    from gpunet.model.loader import load_inventory
+    from gpunet.model.play_inventory import play_raw_inventory
+    from gpunet.render import render_fabric, write_intended
+    from gpunet.render.intended import WriteReport
+    from gpunet.render.manifest import RenderFolderError
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
 
 ARGUMENTS = {
     "out_dir": {"type": "path", "required": False},
@@ -35,8 +40,9 @@ class ActionModule(ActionBase):
     _supports_diff = True
 
     def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
-        _, arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)
+        arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)[1]
         task_vars = task_vars or {}
         try:
             raw = play_raw_inventory(task_vars, self._loader)

@@ -11,15 +11,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.plugins.action import ActionBase
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
-from gpunet.model.fabric import Switch
-from gpunet.netdev.errors import PushError
-from gpunet.netdev.logins import LOGIN_VARS, connection_from_vars
-from gpunet.netdev.push import push_switch
-from gpunet.netdev.strategies import PushOptions
-from gpunet.platforms import UnknownPlatformError, get_platform
+try:
+    from gpunet.model.fabric import Switch
+    from gpunet.netdev.errors import PushError
+    from gpunet.netdev.logins import LOGIN_VARS, connection_from_vars
+    from gpunet.netdev.push import push_switch
+    from gpunet.netdev.strategies import PushOptions
+    from gpunet.platforms import UnknownPlatformError, get_platform
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
 
 DEFAULTS = {"confirm_timeout_s": 300, "command_timeout_s": 60.0, "connect_timeout_s": 15.0}
 
@@ -31,6 +36,7 @@ class ActionModule(ActionBase):
     _supports_async = False
 
     def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
         args = self._task.args

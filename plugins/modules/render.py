@@ -20,7 +20,7 @@ description:
     C(changed) says whether something would be; with C(--diff) each changed file is shown.
   - The format of the rendered files is described in docs/switch-rendering.md.
 version_added: "0.1.0"
-author: gpunet developers
+author: gpunet developers (!UNKNOWN)
 options:
   out_dir:
     description:
@@ -37,8 +37,11 @@ options:
     default: false
 attributes:
   check_mode:
+    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode),
+      when in diff mode.
     support: full
 """
 
