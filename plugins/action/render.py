@@ -68,9 +68,7 @@ class ActionModule(ActionBase):
             )
             return result
         fabric = check.fabric
-        # Default: intended/<fabric> in the project root, the parent of the playbooks/ folder.
-        default_out = Path(self._loader.get_basedir()).parent / "intended" / fabric.name
-        out_dir = Path(arguments["out_dir"] or default_out)
+        out_dir = Path(arguments["out_dir"] or default_out_dir(Path(self._loader.get_basedir()), fabric.name))
         try:
             report = write_intended(
                 render_fabric(fabric), out_dir, check=bool(self._task.check_mode), force=arguments["force"]
@@ -87,6 +85,16 @@ class ActionModule(ActionBase):
                 for name in report.missing + report.changed + report.extra
             ]
         return result
+
+
+def default_out_dir(playbook_dir: Path, fabric_name: str, cwd: Path | None = None) -> Path:
+    """intended/<fabric> in the project: the parent of a checkout's playbooks/ folder; for a playbook
+    of an installed collection (gpunet.fabric.site, under .../ansible_collections/), the folder
+    ansible-playbook runs in, where `gpunet render` writes too. Never inside the installed collection,
+    which `ansible-galaxy collection install --force` replaces."""
+    if "ansible_collections" in playbook_dir.resolve().parts:
+        return (cwd or Path.cwd()) / "intended" / fabric_name
+    return playbook_dir.parent / "intended" / fabric_name
 
 
 def _is_missing_vault_secret(error: BaseException) -> bool:

@@ -25,8 +25,10 @@ options:
   out_dir:
     description:
       - Folder for the rendered files.
-      - Default C(intended/<fabric name>) beside the playbook's folder (the project root for
-        C(playbooks/render.yml)).
+      - Default C(intended/<fabric name>) in the project. From a checkout that is beside the
+        playbook's folder (the project root for C(playbooks/render.yml)). For the installed
+        collection's playbooks (C(gpunet.fabric.site)) it is the folder C(ansible-playbook) runs in,
+        as for C(gpunet render); never inside the installed collection.
     type: path
     required: false
   force:
