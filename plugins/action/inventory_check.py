@@ -19,6 +19,10 @@ else:
     GPUNET_IMPORT_ERROR = None
 
 
+# The task takes no arguments (plugins/modules/inventory_check.py documents none).
+ARGUMENTS: dict[str, dict[str, object]] = {}
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _requires_connection = False
@@ -27,6 +31,7 @@ class ActionModule(ActionBase):
     def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
         require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
+        self.validate_argument_spec(argument_spec=ARGUMENTS)  # none: any argument is an error
         task_vars = task_vars or {}
         raw = play_raw_inventory(task_vars, self._loader)
         check = check_raw(raw)

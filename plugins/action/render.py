@@ -27,6 +27,8 @@ except ImportError as error:  # no gpunet here: the plugin loads, its first use 
 else:
     GPUNET_IMPORT_ERROR = None
 
+# The task's arguments, as DOCUMENTATION in plugins/modules/render.py documents them
+# (tests/unit/package/test_action_arguments.py holds the two together).
 ARGUMENTS = {
     "out_dir": {"type": "path", "required": False},
     "force": {"type": "bool", "required": False, "default": False},

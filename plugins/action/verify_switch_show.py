@@ -21,6 +21,13 @@ else:
     GPUNET_IMPORT_ERROR = None
 
 PHASES = ("before", "after")
+# The task's arguments, as DOCUMENTATION in plugins/modules/verify_switch_show.py documents them
+# (tests/unit/package/test_action_arguments.py holds the two together).
+ARGUMENTS = {
+    "phase": {"type": "str", "required": True, "choices": list(PHASES)},
+    "artifacts_dir": {"type": "path", "required": True},
+    "known_hosts": {"type": "path", "required": False},
+}
 
 
 class ActionModule(ActionBase):
@@ -32,14 +39,8 @@ class ActionModule(ActionBase):
         require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
-        args = self._task.args
-        phase = str(args.get("phase", ""))
-        if phase not in PHASES:
-            return {
-                **result,
-                "failed": True,
-                "msg": f"phase: expected one of {', '.join(PHASES)}, got {phase!r}",
-            }
+        args = self.validate_argument_spec(argument_spec=ARGUMENTS)[1]
+        phase = str(args["phase"])
         artifacts = Path(str(args["artifacts_dir"]))
         known_hosts = args.get("known_hosts")
         switch = Switch(
