@@ -3,8 +3,9 @@
 #   scripts/build-ee.sh [TAG]        (default localhost/gpunet-ee:latest)
 # 1. the project's base image (scripts/build-base-image.sh; reused when present);
 # 2. inputs staged under build/ee/: gpunet's wheel and all its dependencies as wheels (pip wheel,
-#    constrained to the versions in this virtualenv, the ones the tests ran with) and the
-#    gpunet.fabric tarball (its dependencies come with the ansible package: ee/requirements.yml);
+#    constrained to the versions in this virtualenv, the ones the tests ran with), the gpunet.fabric
+#    tarball, and the collections of requirements.yml (ansible.posix, community.general) packed from
+#    the ansible package installed here (scripts/pack-installed-collection.py; no Galaxy);
 # 3. `ansible-builder create` writes the build context, `podman build` builds it. Inside the build
 #    pip uses --no-index (PIP_NO_INDEX) with the staged wheels, ansible-galaxy the staged tarballs.
 # Podman's layer cache makes a rebuild with unchanged inputs take seconds.
@@ -37,6 +38,10 @@ wheel="$(ls "$stage"/dist/gpunet-*.whl)"
 
 "$here/scripts/build-collection.sh" "$stage/dist" >/dev/null
 cp "$stage"/dist/gpunet-fabric-*.tar.gz "$stage/collections/gpunet-fabric.tar.gz"
+bundle="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/ansible_collections"
+for name in ansible/posix community/general; do
+    "$python" "$here/scripts/pack-installed-collection.py" "$bundle/$name" "$stage/collections/${name/\//-}.tar.gz"
+done
 
 ansible-builder create -f "$here/execution-environment.yml" -c "$stage/context" \
     --output-filename Containerfile >/dev/null

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from packaging.specifiers import SpecifierSet
 
 pytestmark = pytest.mark.podman
 
@@ -74,6 +76,19 @@ def test_the_image_runs_preflight_and_render(image: str, tmp_path: Path) -> None
     assert sorted(p.name for p in out.glob("*.cfg")) == sorted(p.name for p in committed.glob("*.cfg"))
     for config in committed.glob("*.cfg"):
         assert (out / config.name).read_text() == config.read_text(), config.name
+
+
+def test_the_image_has_the_required_collections(image: str) -> None:
+    """gpunet.fabric and requirements.yml's collections, installed where ansible-builder puts them
+    (found before the copies inside the ansible package), at versions requirements.yml allows."""
+    run = _in_image(image, "ansible-galaxy", "collection", "list", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    installed = json.loads(run.stdout).get("/usr/share/ansible/collections/ansible_collections", {})
+    assert "gpunet.fabric" in installed, installed
+    required = yaml.safe_load((REPO_ROOT / "requirements.yml").read_text())["collections"]
+    for entry in required:
+        assert entry["name"] in installed, installed
+        assert installed[entry["name"]]["version"] in SpecifierSet(entry["version"]), entry
 
 
 @pytest.mark.parametrize("fixture", sorted(VERDICTS))
