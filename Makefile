@@ -4,7 +4,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export CONTAINERS_CONF := $(CURDIR)/molecule/containers.conf
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 
-.PHONY: setup lint pytest molecule test demo
+.PHONY: setup lint pytest molecule sanity test demo
 
 setup:
 	@scripts/setup.sh
@@ -26,8 +26,12 @@ pytest: setup
 molecule: setup
 	scripts/run-molecule.sh
 
-# The README's test command: lint, unit and integration tests, then the Molecule scenarios.
-test: lint pytest molecule
+# ansible-test sanity on the built gpunet.fabric collection, offline (scripts/sanity.sh, docs/install.md).
+sanity: setup
+	scripts/sanity.sh
+
+# The README's test command: lint, ansible-test sanity, unit and integration tests, then the Molecule scenarios.
+test: lint sanity pytest molecule
 
 # The first command for a newcomer: bring up the lab (containers + simulated switches), deploy
 # site.yml to it, validate it and say where the reports are (docs/lab.md). `gpunet lab down` ends it.

@@ -14,7 +14,7 @@ trap 'rm -rf "$stage"' EXIT
 collection="$stage/ansible_collections/gpunet/fabric"
 mkdir -p "$collection"
 meta="$here/collections/ansible_collections/gpunet/fabric"
-cp -r "$meta/galaxy.yml" "$meta/meta" "$meta/README.md" "$meta/CHANGELOG.md" "$collection/"
+cp -r "$meta/galaxy.yml" "$meta/meta" "$meta/tests" "$meta/changelogs" "$meta/README.md" "$meta/CHANGELOG.rst" "$collection/"
 cp "$here/LICENSE" "$collection/"
 cp -r "$here/plugins" "$here/roles" "$here/playbooks" "$collection/"
 # site.yml imports playbooks/<stage>.yml; beside them in the collection the path is <stage>.yml.

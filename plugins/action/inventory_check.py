@@ -7,11 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.plugins.action import ActionBase
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
-from gpunet.model.check import check_raw
-from gpunet.model.play_inventory import play_raw_inventory
+try:
+    from gpunet.model.check import check_raw
+    from gpunet.model.play_inventory import play_raw_inventory
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
+
+
+# The task takes no arguments (plugins/modules/inventory_check.py documents none).
+ARGUMENTS: dict[str, dict[str, object]] = {}
 
 
 class ActionModule(ActionBase):
@@ -20,7 +29,9 @@ class ActionModule(ActionBase):
     _supports_check_mode = True
 
     def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
+        self.validate_argument_spec(argument_spec=ARGUMENTS)  # none: any argument is an error
         task_vars = task_vars or {}
         raw = play_raw_inventory(task_vars, self._loader)
         check = check_raw(raw)

@@ -10,18 +10,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
-from gpunet.model.check import CheckResult, check_raw
-from gpunet.model.errors import InventoryInvalidError
-from gpunet.model.loader import load_inventory
-from gpunet.model.play_inventory import play_raw_inventory
-from gpunet.render import render_fabric, write_intended
-from gpunet.render.intended import WriteReport
-from gpunet.render.manifest import RenderFolderError
+try:
+    from gpunet.model.check import CheckResult, check_raw
+    from gpunet.model.errors import InventoryInvalidError
+    from gpunet.model.loader import load_inventory
+    from gpunet.model.play_inventory import play_raw_inventory
+    from gpunet.render import render_fabric, write_intended
+    from gpunet.render.intended import WriteReport
+    from gpunet.render.manifest import RenderFolderError
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
 
+# The task's arguments, as DOCUMENTATION in plugins/modules/render.py documents them
+# (tests/unit/package/test_action_arguments.py holds the two together).
 ARGUMENTS = {
     "out_dir": {"type": "path", "required": False},
     "force": {"type": "bool", "required": False, "default": False},
@@ -35,8 +42,9 @@ class ActionModule(ActionBase):
     _supports_diff = True
 
     def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
-        _, arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)
+        arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)[1]
         task_vars = task_vars or {}
         try:
             raw = play_raw_inventory(task_vars, self._loader)
@@ -62,9 +70,7 @@ class ActionModule(ActionBase):
             )
             return result
         fabric = check.fabric
-        # Default: intended/<fabric> in the project root, the parent of the playbooks/ folder.
-        default_out = Path(self._loader.get_basedir()).parent / "intended" / fabric.name
-        out_dir = Path(arguments["out_dir"] or default_out)
+        out_dir = Path(arguments["out_dir"] or default_out_dir(Path(self._loader.get_basedir()), fabric.name))
         try:
             report = write_intended(
                 render_fabric(fabric), out_dir, check=bool(self._task.check_mode), force=arguments["force"]
@@ -81,6 +87,16 @@ class ActionModule(ActionBase):
                 for name in report.missing + report.changed + report.extra
             ]
         return result
+
+
+def default_out_dir(playbook_dir: Path, fabric_name: str, cwd: Path | None = None) -> Path:
+    """intended/<fabric> in the project: the parent of a checkout's playbooks/ folder; for a playbook
+    of an installed collection (gpunet.fabric.site, under .../ansible_collections/), the folder
+    ansible-playbook runs in, where `gpunet render` writes too. Never inside the installed collection,
+    which `ansible-galaxy collection install --force` replaces."""
+    if "ansible_collections" in playbook_dir.resolve().parts:
+        return (cwd or Path.cwd()) / "intended" / fabric_name
+    return playbook_dir.parent / "intended" / fabric_name
 
 
 def _is_missing_vault_secret(error: BaseException) -> bool:

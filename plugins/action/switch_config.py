@@ -11,17 +11,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.plugins.action import ActionBase
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
-from gpunet.model.fabric import Switch
-from gpunet.netdev.errors import PushError
-from gpunet.netdev.logins import LOGIN_VARS, connection_from_vars
-from gpunet.netdev.push import push_switch
-from gpunet.netdev.strategies import PushOptions
-from gpunet.platforms import UnknownPlatformError, get_platform
+try:
+    from gpunet.model.fabric import Switch
+    from gpunet.netdev.errors import PushError
+    from gpunet.netdev.logins import LOGIN_VARS, connection_from_vars
+    from gpunet.netdev.push import push_switch
+    from gpunet.netdev.strategies import PushOptions
+    from gpunet.platforms import UnknownPlatformError, get_platform
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
 
-DEFAULTS = {"confirm_timeout_s": 300, "command_timeout_s": 60.0, "connect_timeout_s": 15.0}
+# The task's arguments, as DOCUMENTATION in plugins/modules/switch_config.py documents them
+# (tests/unit/package/test_action_arguments.py holds the two together).
+ARGUMENTS = {
+    "src": {"type": "path", "required": True},
+    "backup_dir": {"type": "path", "required": True},
+    "known_hosts": {"type": "path", "required": False},
+    "confirm_timeout_s": {"type": "int", "required": False, "default": 300},
+    "command_timeout_s": {"type": "float", "required": False, "default": 60.0},
+    "connect_timeout_s": {"type": "float", "required": False, "default": 15.0},
+}
+TIMEOUTS = ("confirm_timeout_s", "command_timeout_s", "connect_timeout_s")
 
 
 class ActionModule(ActionBase):
@@ -31,11 +46,12 @@ class ActionModule(ActionBase):
     _supports_async = False
 
     def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
-        args = self._task.args
+        args = self.validate_argument_spec(argument_spec=ARGUMENTS)[1]
         name = str(task_vars["inventory_hostname"])
-        problem = self._check_args(args)
+        problem = self._check_timeouts(args)
         if problem:
             return {**result, "failed": True, "msg": f"{name}: {problem}"}
         source = Path(str(args["src"]))
@@ -68,14 +84,14 @@ class ActionModule(ActionBase):
             connection = connection_from_vars(
                 {key: task_vars[key] for key in LOGIN_VARS if key in task_vars},
                 known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
-                timeout_s=float(args.get("connect_timeout_s", DEFAULTS["connect_timeout_s"])),
+                timeout_s=float(args["connect_timeout_s"]),
                 template=self._templar.template,
             )
         except ValueError as error:
             return {**result, "failed": True, "msg": f"{name}.{error}"}
         options = PushOptions(
-            confirm_timeout_s=int(args.get("confirm_timeout_s", DEFAULTS["confirm_timeout_s"])),
-            command_timeout_s=float(args.get("command_timeout_s", DEFAULTS["command_timeout_s"])),
+            confirm_timeout_s=int(args["confirm_timeout_s"]),
+            command_timeout_s=float(args["command_timeout_s"]),
         )
         try:
             pushed = push_switch(
@@ -101,19 +117,8 @@ class ActionModule(ActionBase):
         return result
 
     @staticmethod
-    def _check_args(args: dict[str, Any]) -> str:
-        allowed = {"src", "backup_dir", "known_hosts", *DEFAULTS}
-        unknown = sorted(set(args) - allowed)
-        if unknown:
-            return f"unknown argument(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})"
-        missing = [key for key in ("src", "backup_dir") if not args.get(key)]
-        if missing:
-            return f"missing required argument(s): {', '.join(missing)}"
-        for key in DEFAULTS:
-            if key in args:
-                try:
-                    if float(args[key]) <= 0:
-                        raise ValueError
-                except (TypeError, ValueError):
-                    return f"{key}: expected a positive number, got {args[key]!r}"
+    def _check_timeouts(args: dict[str, Any]) -> str:
+        for key in TIMEOUTS:
+            if args[key] <= 0:
+                return f"{key}: expected a positive number, got {args[key]!r}"
         return ""

@@ -8,14 +8,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
 from ansible.plugins.action import ActionBase
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
-from gpunet.model.fabric import Switch
-from gpunet.netdev.errors import PushError
-from gpunet.validate.switch_collect import collect_switch_show, record_collection_error
+try:
+    from gpunet.model.fabric import Switch
+    from gpunet.netdev.errors import PushError
+    from gpunet.validate.switch_collect import collect_switch_show, record_collection_error
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
 
 PHASES = ("before", "after")
+# The task's arguments, as DOCUMENTATION in plugins/modules/verify_switch_show.py documents them
+# (tests/unit/package/test_action_arguments.py holds the two together).
+ARGUMENTS = {
+    "phase": {"type": "str", "required": True, "choices": list(PHASES)},
+    "artifacts_dir": {"type": "path", "required": True},
+    "known_hosts": {"type": "path", "required": False},
+}
 
 
 class ActionModule(ActionBase):
@@ -24,16 +36,11 @@ class ActionModule(ActionBase):
     _supports_check_mode = True  # read-only on the switch; writes only the controller's artifacts
 
     def run(self, tmp: str | None = None, task_vars: dict[str, Any] | None = None) -> dict[str, Any]:
+        require_gpunet(GPUNET_IMPORT_ERROR)
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
-        args = self._task.args
-        phase = str(args.get("phase", ""))
-        if phase not in PHASES:
-            return {
-                **result,
-                "failed": True,
-                "msg": f"phase: expected one of {', '.join(PHASES)}, got {phase!r}",
-            }
+        args = self.validate_argument_spec(argument_spec=ARGUMENTS)[1]
+        phase = str(args["phase"])
         artifacts = Path(str(args["artifacts_dir"]))
         known_hosts = args.get("known_hosts")
         switch = Switch(

@@ -8,10 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import guarded_filters
 
-from gpunet.hosts import apt_sources, firewall, nccl_tests, published_versions, settings
-from gpunet.model.plain import to_plain
+try:
+    from gpunet.hosts import apt_sources, firewall, nccl_tests, published_versions, settings
+    from gpunet.model.plain import to_plain
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
 
 
 def fabric_settings(fabric_value: Any) -> dict[str, Any]:
@@ -130,21 +135,24 @@ def repository_pin_problem(text: Any, package: Any, version_prefix: Any, what: A
 
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
-        return {
-            "fabric_settings": fabric_settings,
-            "nccl_environment": nccl_environment,
-            "local_port_range": local_port_range,
-            "cidrs_by_family": cidrs_by_family,
-            "interface_with_address": interface_with_address,
-            "firewall_openings": firewall_openings,
-            "nvcc_gencode": nvcc_gencode,
-            "nccl_tests_make_argv": nccl_tests_make_argv,
-            "nccl_conf_variables": nccl_conf_variables,
-            "nccl_verify_jobs": nccl_verify_jobs,
-            "nccl_test_host": nccl_test_host,
-            "apt_components": apt_components,
-            "apt_release_mirror": apt_release_mirror,
-            "persistenced_exec_start": persistenced_exec_start,
-            "cuda_published_problem": cuda_published_problem,
-            "repository_pin_problem": repository_pin_problem,
-        }
+        return guarded_filters(
+            {
+                "fabric_settings": fabric_settings,
+                "nccl_environment": nccl_environment,
+                "local_port_range": local_port_range,
+                "cidrs_by_family": cidrs_by_family,
+                "interface_with_address": interface_with_address,
+                "firewall_openings": firewall_openings,
+                "nvcc_gencode": nvcc_gencode,
+                "nccl_tests_make_argv": nccl_tests_make_argv,
+                "nccl_conf_variables": nccl_conf_variables,
+                "nccl_verify_jobs": nccl_verify_jobs,
+                "nccl_test_host": nccl_test_host,
+                "apt_components": apt_components,
+                "apt_release_mirror": apt_release_mirror,
+                "persistenced_exec_start": persistenced_exec_start,
+                "cuda_published_problem": cuda_published_problem,
+                "repository_pin_problem": repository_pin_problem,
+            },
+            GPUNET_IMPORT_ERROR,
+        )

@@ -9,10 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  # noqa: F401 (clear error without gpunet)
+from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import guarded_filters
 
-from gpunet.model.plain import to_plain
-from gpunet.validate import collect_plan
+try:
+    from gpunet.model.plain import to_plain
+    from gpunet.validate import collect_plan
+except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
+    GPUNET_IMPORT_ERROR: ImportError | None = error
+else:
+    GPUNET_IMPORT_ERROR = None
 
 
 def verify_host_commands(nics: Any) -> list[dict[str, Any]]:
@@ -26,13 +31,13 @@ def verify_pair_rounds(
     tool: str,
     extra_args: Any,
     mode: str = "ring",
-    base_port: int = collect_plan.PERFTEST_BASE_PORT,
+    base_port: Any = None,
     gid_indexes: Any = None,
 ) -> list[dict[str, Any]]:
     nics_by_host = {name: to_plain(hostvars[name].get("gpunet_nics") or []) for name in play_hosts}
     args = list(to_plain(extra_args or []))
     indexes = {str(nic): int(index) for nic, index in to_plain(gid_indexes or {}).items()}
-    return collect_plan.pair_rounds(nics_by_host, host, tool, args, mode, int(base_port), indexes)
+    return collect_plan.pair_rounds(nics_by_host, host, tool, args, mode, _port(base_port), indexes)
 
 
 def verify_required_gid_indexes(outputs: Any, nics: Any) -> dict[str, int]:
@@ -40,6 +45,10 @@ def verify_required_gid_indexes(outputs: Any, nics: Any) -> dict[str, int]:
     plain = to_plain(outputs or {})
     results = plain.get("results", []) if isinstance(plain, dict) else []
     return collect_plan.required_gid_indexes(results, to_plain(nics or []))
+
+
+def _port(base_port: Any) -> int:
+    return collect_plan.PERFTEST_BASE_PORT if base_port in (None, "") else int(base_port)
 
 
 def verify_iperf3_rounds(
@@ -66,11 +75,14 @@ def verify_raw_output(result: Any) -> str:
 
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
-        return {
-            "verify_host_commands": verify_host_commands,
-            "verify_pair_rounds": verify_pair_rounds,
-            "verify_iperf3_rounds": verify_iperf3_rounds,
-            "verify_nccl_jobs": verify_nccl_jobs,
-            "verify_raw_output": verify_raw_output,
-            "verify_required_gid_indexes": verify_required_gid_indexes,
-        }
+        return guarded_filters(
+            {
+                "verify_host_commands": verify_host_commands,
+                "verify_pair_rounds": verify_pair_rounds,
+                "verify_iperf3_rounds": verify_iperf3_rounds,
+                "verify_nccl_jobs": verify_nccl_jobs,
+                "verify_raw_output": verify_raw_output,
+                "verify_required_gid_indexes": verify_required_gid_indexes,
+            },
+            GPUNET_IMPORT_ERROR,
+        )

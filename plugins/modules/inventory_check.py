@@ -12,12 +12,15 @@ description:
   - "Fails with one line per problem: C(<data path>: <what is wrong> (got X, expected Y))."
   - Runs on the controller and never connects to a host; check mode behaves the same.
 version_added: "0.1.0"
-author: gpunet developers
+author: gpunet developers (!UNKNOWN)
 options: {}
 attributes:
   check_mode:
+    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode),
+      when in diff mode.
     support: none
 """
 

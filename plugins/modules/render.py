@@ -20,13 +20,15 @@ description:
     C(changed) says whether something would be; with C(--diff) each changed file is shown.
   - The format of the rendered files is described in docs/switch-rendering.md.
 version_added: "0.1.0"
-author: gpunet developers
+author: gpunet developers (!UNKNOWN)
 options:
   out_dir:
     description:
       - Folder for the rendered files.
-      - Default C(intended/<fabric name>) beside the playbook's folder (the project root for
-        C(playbooks/render.yml)).
+      - Default C(intended/<fabric name>) in the project. From a checkout that is beside the
+        playbook's folder (the project root for C(playbooks/render.yml)). For the installed
+        collection's playbooks (C(gpunet.fabric.site)) it is the folder C(ansible-playbook) runs in,
+        as for C(gpunet render); never inside the installed collection.
     type: path
     required: false
   force:
@@ -37,8 +39,11 @@ options:
     default: false
 attributes:
   check_mode:
+    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode),
+      when in diff mode.
     support: full
 """
 

@@ -76,7 +76,7 @@ options:
     description: Root of configfs (tests point it at a fake tree).
     type: path
     default: /sys/kernel/config
-author: gpunet
+author: gpunet developers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -574,8 +574,8 @@ def main() -> None:
         module.fail_json(msg=str(error))
     diff = {"before": "", "after": ""}
     for line in result["changes"]:
-        setting, _, values = line.rpartition(": ")
-        before, _, after = values.partition(" -> ")
+        setting, values = line.rsplit(": ", 1) if ": " in line else ("", line)
+        before, after = values.split(" -> ", 1) if " -> " in values else (values, "")
         diff["before"] += f"{setting}: {before}\n"
         diff["after"] += f"{setting}: {after}\n"
     for warning in result.pop("warnings"):

@@ -24,7 +24,7 @@ description:
     C(gpunet_ssh_host_key_checking=false). Credentials are never returned or logged.
   - Runs on the controller. Check mode prints the diff and changes nothing.
 version_added: "0.1.0"
-author: gpunet developers
+author: gpunet developers (!UNKNOWN)
 options:
   src:
     description: The reviewed configuration file to push (C(intended/<fabric>/<switch>.cfg)).
@@ -53,8 +53,11 @@ options:
     default: 15
 attributes:
   check_mode:
+    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode),
+      when in diff mode.
     support: full
 notes:
   - The switch simulator (C(gpunet switchsim)) stands in for the switch OSes in tests and in the lab.

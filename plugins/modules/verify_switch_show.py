@@ -23,7 +23,7 @@ options:
   known_hosts:
     description: known_hosts file holding the switch's host key.
     type: path
-author: gpunet
+author: gpunet developers (!UNKNOWN)
 """
 
 EXAMPLES = r"""

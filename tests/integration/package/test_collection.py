@@ -118,6 +118,18 @@ def test_installed_site_runs_preflight_and_render(installed: InstalledCollection
         assert (out / config.name).read_text() == config.read_text(), config.name
 
 
+def test_installed_render_defaults_to_the_folder_it_runs_in(installed: InstalledCollection) -> None:
+    """Without render_out_dir: intended/<fabric> where ansible-playbook runs (as `gpunet render`),
+    not beside the collection's playbooks."""
+    run = _playbook(installed, "gpunet.fabric.site", "-i", str(PROD), *VAULT, "--tags", "render")
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = installed.workdir / "intended" / "prod"
+    assert f"{out}: " in run.stdout
+    committed = REPO_ROOT / "intended" / "prod"
+    assert sorted(p.name for p in out.glob("*.cfg")) == sorted(p.name for p in committed.glob("*.cfg"))
+    assert not (installed.collections / "ansible_collections/gpunet/fabric/intended").exists()
+
+
 def _requirements() -> dict[str, str]:
     document = yaml.safe_load((REPO_ROOT / "requirements.yml").read_text())
     return {entry["name"]: entry["version"] for entry in document["collections"]}

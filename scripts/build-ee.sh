@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Build gpunet's execution environment image (execution-environment.yml) with podman, offline:
+#   scripts/build-ee.sh [TAG]        (default localhost/gpunet-ee:latest)
+# 1. the project's base image (scripts/build-base-image.sh; reused when present);
+# 2. inputs staged under build/ee/: gpunet's wheel and all its dependencies as wheels (pip wheel,
+#    constrained to the versions in this virtualenv, the ones the tests ran with), the gpunet.fabric
+#    tarball, and the collections of requirements.yml (ansible.posix, community.general) packed from
+#    the ansible package installed here (scripts/pack-installed-collection.py; no Galaxy);
+# 3. `ansible-builder create` writes the build context, `podman build` builds it. Inside the build
+#    pip uses --no-index (PIP_NO_INDEX) with the staged wheels, ansible-galaxy the staged tarballs.
+# Podman's layer cache makes a rebuild with unchanged inputs take seconds.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+tag="${1:-localhost/gpunet-ee:latest}"
+export CONTAINERS_CONF="${CONTAINERS_CONF:-$here/molecule/containers.conf}"
+stage="$here/build/ee"
+python="${PYTHON:-python}"
+
+"$here/scripts/build-base-image.sh"
+
+rm -rf "$stage/wheels" "$stage/collections" "$stage/context"
+mkdir -p "$stage/wheels" "$stage/collections" "$stage/dist"
+rm -f "$stage"/dist/*
+
+# gpunet's wheel, from a clean copy of the package source (no stale build/ or egg-info).
+src="$(mktemp -d)"
+trap 'rm -rf "$src"' EXIT
+cp "$here/pyproject.toml" "$here/README.md" "$here/LICENSE" "$src/"
+(cd "$here" && tar -c --exclude=__pycache__ --exclude='*.egg-info' src) | tar -x -C "$src"
+"$python" -m pip wheel -q --no-deps --no-build-isolation -w "$stage/dist" "$src"
+wheel="$(ls "$stage"/dist/gpunet-*.whl)"
+
+# Everything pip installs in the image, as wheels. The EE's own tools (ansible-builder's bindep,
+# dumb-init) are not in this venv, so they are left unconstrained.
+"$python" -m pip freeze --exclude-editable | grep -v '^gpunet' >"$stage/constraints.txt"
+"$python" -m pip wheel -q -w "$stage/wheels" -c "$stage/constraints.txt" \
+    "$wheel" "ansible-core>=2.17,<2.20" "ansible-runner>=2.4" bindep pyyaml packaging "dumb-init==1.2.5"
+
+"$here/scripts/build-collection.sh" "$stage/dist" >/dev/null
+cp "$stage"/dist/gpunet-fabric-*.tar.gz "$stage/collections/gpunet-fabric.tar.gz"
+bundle="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/ansible_collections"
+for name in ansible/posix community/general; do
+    "$python" "$here/scripts/pack-installed-collection.py" "$bundle/$name" "$stage/collections/${name/\//-}.tar.gz"
+done
+
+ansible-builder create -f "$here/execution-environment.yml" -c "$stage/context" \
+    --output-filename Containerfile >/dev/null
+podman build -t "$tag" -f "$stage/context/Containerfile" "$stage/context"
+podman image inspect --format '{{.Size}}' "$tag" | awk -v tag="$tag" '{printf "built %s (%.0f MB)\n", tag, $1 / 1e6}'
