@@ -128,6 +128,12 @@ PFC_PLATFORMS = [
         {"pfc_wd_stuck": [0, 0, 0, 7, 0, 0, 0, 0]},
         lambda parsed: parsed["interfaces"].get("Ethernet1/1", {}).get(3, {}).get("stuck", 0),
     ),
+    (
+        "eos",
+        "eos-show-pfc-counters-detail-json",
+        {"tx_pfc": [0, 0, 0, 7, 0, 0, 0, 0]},
+        lambda parsed: parsed["interfaces"]["Ethernet1/1"][3]["tx_pause"],
+    ),
 ]
 
 
@@ -135,7 +141,7 @@ PFC_PLATFORMS = [
 def test_per_priority_pfc_views_are_served_and_move(
     fleet, tmp_path: Path, platform: str, tool: str, counters, value
 ) -> None:
-    """The EOS watchdog and Junos per-priority PFC counters over SSH: they parse and follow the state."""
+    """The EOS watchdog and pause counters and Junos per-priority PFC counters over SSH: they parse and follow the state."""
     simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
     known_hosts = tmp_path / "known_hosts"
     known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")

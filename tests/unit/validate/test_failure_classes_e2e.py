@@ -133,6 +133,20 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         {("switch_pfc", "error")},
     ),
     (
+        "EOS pause frames on a lossy priority (counters detail | json)",
+        "switches/leaf04/after/eos-show-pfc-counters-detail-json.txt",
+        lambda t: re.sub(r'("6": \{\s*"rxFrames": )0', r"\g<1>2048", t, count=1),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "EOS PFC frame counters cut short",
+        "switches/spine01/before/eos-show-pfc-counters-detail-json.txt",
+        lambda t: t[: len(t) // 3],
+        3,
+        {("switch_pfc", "error")},
+    ),
+    (
         "Junos pause frames on a lossy priority",
         "switches/leaf08/after/junos-show-interfaces-extensive.txt",
         lambda t: t.replace(

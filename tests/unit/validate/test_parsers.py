@@ -377,6 +377,7 @@ SHOW_COMMAND_TOOLS = {
     "show priority-flow-control counters": "eos-show-pfc-counters",
     "show priority-flow-control": "eos-show-pfc",
     "show priority-flow-control counters watchdog | json": "eos-show-pfc-watchdog-json",
+    "show priority-flow-control counters detail | json": "eos-show-pfc-counters-detail-json",
     "nv show interface swp1 counters qos pfc-stats": "cumulus-nv-show-pfc-stats",
     "show pfc counters": "sonic-show-pfc-counters",
     "show pfc priority": "sonic-show-pfc-priority",
@@ -409,6 +410,9 @@ SHOW_COMMAND_FACTS = {
         "interfaces.Et1/1", {"enabled": True, "active": True, "watchdog": None, "priorities": [3]}
     ),
     "eos-show-pfc-watchdog-json": ("interfaces.Ethernet1/1", {3: {"stuck": 2, "recovered": 2}}),
+    "eos-show-pfc-counters-detail-json": (
+        "interfaces.Ethernet1/1", {0: {"rx_pause": 0, "tx_pause": 0}, 3: {"rx_pause": 1520, "tx_pause": 37}}
+    ),
     "cumulus-nv-show-qos-roce": ("settings.pfc.pfc-priority", "3"),
     "sonic-show-ecn": ("profiles.GPUNET_LOSSLESS.green_min_threshold", 153600),
     "cumulus-nv-show-pfc-stats": ("priorities.3.rx_pause", 1520),

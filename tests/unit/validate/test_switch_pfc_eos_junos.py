@@ -83,6 +83,15 @@ PARSED = [
     ("eos-show-pfc-watchdog-json",
      '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": 5, "recoveryCount": 4}}}}}',
      "interfaces.Ethernet4/1.3.stuck", 5),
+    # Pause frames per priority, in the fields DNE-TaaC reads (rxFrames/txFrames).
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt"),
+     "interfaces.Ethernet1/1.3", {"rx_pause": 1520, "tx_pause": 37}),
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt"),
+     "interfaces.Ethernet1/1.5", {"rx_pause": 0, "tx_pause": 0}),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet7/1": {"priorities": {"3": {"rxFrames": 8, "txFrames": 0, "rxDuration": 1}}}}}',
+     "interfaces.Ethernet7/1", {3: {"rx_pause": 8, "tx_pause": 0}}),
+    ("eos-show-pfc-counters-detail-json", '{"interfaces": {}}', "interfaces", {}),
 ]  # fmt: skip
 
 
@@ -110,6 +119,21 @@ DAMAGED = [
     ("eos-show-pfc-watchdog-json", '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": "x", '
      '"recoveryCount": 0}}}}}', "not integers"),
     ("eos-show-pfc-watchdog-json", "% Invalid input\n", "not JSON"),
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt")[:900],
+     "not JSON"),
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt") * 2,
+     "twice"),  # two documents back to back
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {}}, "Ethernet1/1": {"priorities": {}}}}', "listed twice"),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"3": {"rxFrames": 1, "txFrames": 0}, '
+     '"3": {"rxFrames": 1, "txFrames": 0}}}}}', "listed twice"),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"9": {"rxFrames": 1, "txFrames": 0}}}}}', "not 0-7"),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"3": {"rxFrames": "1", "txFrames": 0}}}}}', "not integers"),
+    ("eos-show-pfc-counters-detail-json", '{"interfaces": {"Ethernet1/1": {}}}', "no 'priorities'"),
+    ("eos-show-pfc-counters-detail-json", '{"errors": ["CLI command 1 of 1 failed"]}', "no 'interfaces'"),
 ]  # fmt: skip
 
 
@@ -121,6 +145,8 @@ def test_damaged_capture_is_refused(tool: str, text: str, reason: str) -> None:
 
 _JUNOS_P4 = "    Priority :  4                            0                0"
 _EOS_ET2 = "Et2/1       Yes      3           Yes     DCBX disabled"
+_EOS_P5 = '"5": {\n                    "rxFrames": 0,'
+_EOS_P3_AFTER = '"3": {\n                    "rxFrames": 1520,'
 _STUCK = '{"interfaces": {"Ethernet3/1": {"txQueues": {"3": {"stuckCount": 1, "recoveryCount": 1}}}}}'
 
 # (file under switches/, text to replace, replacement or None for the whole file's new text,
@@ -135,6 +161,15 @@ CHECK_CASES = [
     ("leaf04/after/eos-show-pfc.txt", _EOS_ET2 + "\n", "", {("switch_pfc", "leaf04:Ethernet2/1", Status.FAIL)}),
     ("leaf03/after/eos-show-pfc-watchdog-json.txt", None, _STUCK,
      {("switch_pfc", "leaf03:Ethernet3/1", Status.FAIL)}),
+    # Pause frames on a lossy priority during the tests (first port in the file: Ethernet1/1).
+    ("leaf03/after/eos-show-pfc-counters-detail-json.txt", _EOS_P5, _EOS_P5.replace(": 0,", ": 4410,"),
+     {("switch_pfc", "leaf03:Ethernet1/1", Status.FAIL)}),
+    # A priority outside 0-7 makes the capture unreadable.
+    ("leaf03/before/eos-show-pfc-counters-detail-json.txt", '"3": {', '"9": {',
+     {("switch_pfc", "leaf03", Status.ERROR)}),
+    ("leaf03/after/eos-show-pfc-counters-detail-json.txt", None,
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"0": {"rxFrames": 0, "txFrames": 0}}}}}',
+     {("switch_pfc", f"leaf03:Ethernet{n}/1", Status.FAIL) for n in range(1, 17)}),
     ("spine01/after/eos-show-pfc.txt", "Port        Enabled", "Garbled     Heading",
      {("switch_pfc", "spine01", Status.ERROR)}),
     ("leaf08/after/junos-show-interfaces-extensive.txt", _JUNOS_P4,
@@ -168,7 +203,9 @@ def test_healthy_eos_and_junos_ports_pass_with_what_they_saw() -> None:
     results = [r for r in judge(HEALTHY).results if r.check == "switch_pfc"]
     by_target = {r.target: r for r in results}
     assert {r.status for r in results} == {Status.PASS}
-    assert by_target["leaf03:Ethernet1/1"].actual == "PFC on [3], 0 watchdog-stuck events on queue 3"
+    assert by_target["leaf03:Ethernet1/1"].actual == (
+        "PFC on [3], 1557 pause frames on priority 3, 0 watchdog-stuck events on queue 3"
+    )
     assert by_target["leaf08:et-0/0/15"].actual == "1557 pause frames on priority 3"
     assert len([t for t in by_target if t.startswith("spine01:")]) == 32
 

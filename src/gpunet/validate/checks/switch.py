@@ -30,6 +30,8 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
         "eos-show-qos-ecn-counters-queue": "show qos interfaces ecn counters queue | json",
         "eos-show-pfc": "show priority-flow-control",
         "eos-show-pfc-watchdog-json": "show priority-flow-control counters watchdog | json",
+        # PFC frames per port and priority (rxFrames/txFrames, as Meta's DNE-TaaC reads them).
+        "eos-show-pfc-counters-detail-json": "show priority-flow-control counters detail | json",
     },
     "cumulus": {"cumulus-nv-show-qos-roce": "nv show qos roce"},
     "sonic": {
@@ -77,6 +79,7 @@ class SwitchPfc(_SwitchCheck):
         "cumulus-nv-show-qos-roce",
         "eos-show-pfc",
         "eos-show-pfc-watchdog-json",
+        "eos-show-pfc-counters-detail-json",
         "junos-show-interfaces-extensive",
     )
     platforms = ("sonic", "nxos", "cumulus", "eos", "junos")
@@ -118,13 +121,19 @@ class SwitchPfc(_SwitchCheck):
 
     def _judge_eos(self, switch: SwitchExpectation) -> Iterator[Result]:
         """`show priority-flow-control`: PFC enabled on the lossless priority of every lossless port
-        (and globally); the PFC watchdog found no stuck lossless queue during the tests."""
+        (and globally); during the tests the PFC watchdog found no stuck lossless queue and pause
+        frames came only on the lossless priority (`counters detail | json`)."""
         prio = self.manifest.lossless_priority
-        expected = f"PFC on priority {prio}, no watchdog-stuck queue {prio} during the tests"
+        expected = (
+            f"PFC on priority {prio}, pause frames only on priority {prio} and no watchdog-stuck "
+            f"queue {prio} during the tests"
+        )
         try:
             status = self.read(switch, AFTER, "eos-show-pfc")
             stuck_before = _eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-watchdog-json"))
             stuck_after = _eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-watchdog-json"))
+            pauses_before = _eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-counters-detail-json"))
+            pauses_after = _eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-counters-detail-json"))
         except InputError as error:
             yield self.error(switch.name, expected, error)
             return
@@ -143,16 +152,24 @@ class SwitchPfc(_SwitchCheck):
                 )
             elif not row["active"]:
                 yield self.result(target, False, expected, f"PFC on {row['priorities']} but not active")
+            elif prio not in pauses_after.get(port, {}) or prio not in pauses_before.get(port, {}):
+                yield self.result(target, False, expected, f"priority {prio} not in the PFC frame counters")
             else:
+                deltas = _pause_deltas(pauses_before[port], pauses_after[port])
                 stuck = _counter(stuck_after, port, prio, "stuck") - _counter(
                     stuck_before, port, prio, "stuck"
                 )
                 # The Yes/No table does not show the watchdog; the letters table does (W).
                 watchdog = {True: ", watchdog on", False: ", watchdog off", None: ""}[row["watchdog"]]
-                actual = (
-                    f"PFC on {row['priorities']}{watchdog}, {stuck} watchdog-stuck events on queue {prio}"
+                wrong = {p: n for p, n in sorted(deltas.items()) if p != prio and n}
+                pauses = ", ".join(f"{n} pause frames on priority {p}" for p, n in wrong.items()) or (
+                    f"{deltas[prio]} pause frames on priority {prio}"
                 )
-                yield self.result(target, stuck == 0, expected, actual)
+                actual = (
+                    f"PFC on {row['priorities']}{watchdog}, {pauses}, "
+                    f"{stuck} watchdog-stuck events on queue {prio}"
+                )
+                yield self.result(target, stuck == 0 and not wrong, expected, actual)
 
     def _judge_junos_pauses(self, switch: SwitchExpectation) -> Iterator[Result]:
         """`show interfaces extensive` counts PFC frames per priority (Junos prints no per-port PFC
@@ -191,6 +208,15 @@ class SwitchPfc(_SwitchCheck):
 
 def _eos_by_long_name(parsed: dict[str, Any]) -> dict[str, Any]:
     return {_eos_long_name(port): value for port, value in parsed["interfaces"].items()}
+
+
+def _pause_deltas(before: dict[int, Any], after: dict[int, Any]) -> dict[int, int]:
+    """PFC frames received plus sent per priority between the two captures."""
+    return {
+        prio: sum(after[prio][k] - before[prio][k] for k in ("rx_pause", "tx_pause"))
+        for prio in after
+        if prio in before
+    }
 
 
 def _counter(watchdog: dict[str, Any], port: str, queue: int, key: str) -> int:

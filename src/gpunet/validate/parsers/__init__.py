@@ -43,6 +43,7 @@ from gpunet.validate.parsers.sonic import (
 )
 from gpunet.validate.parsers.switch_pfc import (
     parse_cumulus_pfc_stats,
+    parse_eos_pfc_counters_detail_json,
     parse_eos_pfc_watchdog_json,
     parse_eos_show_pfc,
     parse_eos_show_pfc_counters,
@@ -79,6 +80,7 @@ PARSERS: dict[str, Parser] = {
     "eos-show-pfc-counters": parse_eos_show_pfc_counters,
     "eos-show-pfc": parse_eos_show_pfc,
     "eos-show-pfc-watchdog-json": parse_eos_pfc_watchdog_json,
+    "eos-show-pfc-counters-detail-json": parse_eos_pfc_counters_detail_json,
     "junos-show-interfaces-extensive": parse_junos_show_interfaces_extensive,
     "eos-show-interfaces-counters-queue": parse_eos_counters_queue,
     "eos-show-qos-ecn-counters-queue": parse_eos_ecn_counters_queue,

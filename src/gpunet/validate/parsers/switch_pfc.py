@@ -16,6 +16,14 @@ Sources of the EOS and Junos formats (docs/validation.md tables them):
   with `stuckCount`/`recoveryCount`, an interface absent until its first event, as the
   `PfcWdHealthCheck` of Meta's public TAAC test framework reads real EOS switches (a GitHub
   file found through the code index, `taac.health_checks`; its repository was not shown).
+- EOS `show priority-flow-control counters detail | json`: `interfaces.<port>.priorities.<"N">`
+  with `rxFrames`/`txFrames` (PFC frames received/sent on priority N), the field names Meta's
+  DNE-TaaC reads from real EOS switches (facebook/DNE-TaaC, taac/health_checks/dsf_health_checks/
+  dsf_pfc_health_check.py at 7261c09, `_get_eos_pfc_counters`, which runs the per-interface form
+  `show interface <if> priority-flow-control counters detail | json`). The command itself is the
+  one the Broadcom/Arista RoCE Deployment Guide (Jan 2024, "Configuration and Verification of
+  PFC on Arista Switches") names; that the all-interface form returns the same object for every
+  port is our reading, not a capture [U].
 """
 
 from __future__ import annotations
@@ -221,3 +229,41 @@ def parse_eos_pfc_watchdog_json(text: str) -> dict[str, Any]:
             counters[int(queue)] = {"stuck": stuck, "recovered": recovered}
         interfaces[port] = counters
     return {"interfaces": interfaces}
+
+
+def parse_eos_pfc_counters_detail_json(text: str) -> dict[str, Any]:
+    """EOS `show priority-flow-control counters detail | json`:
+    {"interfaces": {port: {priority: {"rx_pause": n, "tx_pause": n}}}}.
+
+    A cut capture is not JSON; a port or priority given twice (a duplicated capture spliced into
+    one object) is an error, as JSON parsers otherwise keep the last copy silently."""
+    try:
+        document = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"not JSON (cut or damaged capture?): {error.msg} at line {error.lineno}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("interfaces"), dict):
+        raise ParseError(
+            "no 'interfaces' object: not EOS `show priority-flow-control counters detail | json`"
+        )
+    interfaces: dict[str, Any] = {}
+    for port, body in document["interfaces"].items():
+        priorities = body.get("priorities") if isinstance(body, dict) else None
+        if not isinstance(priorities, dict):
+            raise ParseError(f"{port}: no 'priorities' object")
+        counters = {}
+        for priority, values in priorities.items():
+            if not re.fullmatch(r"[0-7]", str(priority)):
+                raise ParseError(f"{port}: priority {priority!r} is not 0-7")
+            rx, tx = (values.get(k) if isinstance(values, dict) else None for k in ("rxFrames", "txFrames"))
+            if not isinstance(rx, int) or not isinstance(tx, int):
+                raise ParseError(f"{port} priority {priority}: rxFrames/txFrames are not integers")
+            counters[int(priority)] = {"rx_pause": rx, "tx_pause": tx}
+        interfaces[port] = counters
+    return {"interfaces": interfaces}
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if duplicated := sorted({key for key in keys if keys.count(key) > 1}):
+        raise ParseError(f"{duplicated[0]} is listed twice (a duplicated capture)")
+    return dict(pairs)

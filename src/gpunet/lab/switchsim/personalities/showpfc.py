@@ -142,6 +142,27 @@ def eos_pfc_watchdog_json(state: SwitchState) -> str:
     return json.dumps({"interfaces": interfaces}, indent=4)
 
 
+def eos_pfc_counters_detail_json(state: SwitchState) -> str:
+    """`show priority-flow-control counters detail | json`: PFC frames received and sent per port
+    and priority (`rxFrames`/`txFrames` under `interfaces.<port>.priorities.<N>`, the fields
+    Meta's DNE-TaaC reads), from `rx_pfc`/`tx_pfc`."""
+    import json
+
+    interfaces = {
+        port: {
+            "priorities": {
+                str(prio): {
+                    "rxFrames": state.counters[port]["rx_pfc"][prio],
+                    "txFrames": state.counters[port]["tx_pfc"][prio],
+                }
+                for prio in range(8)
+            }
+        }
+        for port in state.ports
+    }
+    return json.dumps({"interfaces": interfaces}, indent=4)
+
+
 def cumulus_pfc_stats(state: SwitchState, port: str) -> str:
     counters = state.counters[port]
     header = "switch-priority  rx-pause-frames  rx-pause-duration  tx-pause-frames  tx-pause-duration"
