@@ -156,6 +156,31 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         {("switch_pfc", "fail")},
     ),
     (
+        "Junos lossless port without a congestion-notification (PFC) profile",
+        "switches/leaf08/after/junos-show-cos-interface.txt",
+        lambda t: t.replace("Enabled, Name: cnp-30m, Index: 60000", "Disabled", 1),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "Junos PFC profile not enabling the lossless priority",
+        "switches/leaf08/after/junos-show-cos-congestion-notification.txt",
+        lambda t: t.replace(
+            "Type: Input, Name: cnp-3m, Index: 60001",
+            "Type: Input, Name: cnp-3m, Index: 60001\nPriority     PFC\n"
+            + "".join(f"  {p:03b}          {'Enabled' if p == 4 else 'Disabled'}\n" for p in range(8)),
+        ),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "Junos congestion-notification table cut short",
+        "switches/leaf08/after/junos-show-cos-congestion-notification.txt",
+        lambda t: t + "Priority     PFC\n  000          Disabled\n  001          Dis",
+        3,
+        {("switch_pfc", "error")},
+    ),
+    (
         "Junos PFC block cut in the middle",
         "switches/leaf08/before/junos-show-interfaces-extensive.txt",
         _cut_before("Priority :  6"),

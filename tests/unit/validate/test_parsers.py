@@ -390,6 +390,8 @@ SHOW_COMMAND_TOOLS = {
     "show qos interfaces ecn counters queue | json": "eos-show-qos-ecn-counters-queue",
     "show qos interfaces ecn counters queue": "eos-show-qos-ecn-counters-queue",
     "show interfaces queue et-0/0/0": "junos-show-interfaces-queue",
+    "show class-of-service interface": "junos-show-cos-interface",
+    "show class-of-service congestion-notification": "junos-show-cos-congestion-notification",
 }
 # The documented example state: PFC on the first port, rx_pfc[3]=1520, tx_pfc[3]=37; keyed by
 # tool, or by command where one tool reads two forms of a command.
@@ -424,6 +426,13 @@ SHOW_COMMAND_FACTS = {
         "queues.0", {"port": "Et1/1", "queue": 3, "tx_packets": 981234, "drop_packets": 0}
     ),
     "eos-show-qos-ecn-counters-queue": ("queues.3.ecn_marked_packets", 5521),
+    "junos-show-cos-interface": (
+        "interfaces", {"et-0/0/0": {"congestion_notification": True, "profile": "cnp-3m"},
+                       "et-0/0/1": {"congestion_notification": False, "profile": None}}
+    ),
+    "junos-show-cos-congestion-notification": (
+        "profiles.roce-cnp.input", {"index": 60000, "priorities": {p: p == 3 for p in range(8)}}
+    ),
     "junos-show-interfaces-queue": (
         "interfaces.et-0/0/0.queues.3",
         {"forwarding_class": "no-loss", "forwarding_classes": ["no-loss"], "queued_packets": 981234,

@@ -47,6 +47,12 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
         "junos-show-interfaces-extensive": (
             'show interfaces extensive | match "Physical interface|Priority Flow Control|Priority :"'
         ),
+        # The congestion-notification (PFC) profile of every interface, and what each profile
+        # makes lossless.
+        "junos-show-cos-interface": (
+            'show class-of-service interface | match "Physical interface|Congestion-notification"'
+        ),
+        "junos-show-cos-congestion-notification": "show class-of-service congestion-notification",
     },
 }
 
@@ -81,6 +87,8 @@ class SwitchPfc(_SwitchCheck):
         "eos-show-pfc-watchdog-json",
         "eos-show-pfc-counters-detail-json",
         "junos-show-interfaces-extensive",
+        "junos-show-cos-interface",
+        "junos-show-cos-congestion-notification",
     )
     platforms = ("sonic", "nxos", "cumulus", "eos", "junos")
 
@@ -89,7 +97,7 @@ class SwitchPfc(_SwitchCheck):
             yield from self._judge_eos(switch)
             return
         if switch.platform == "junos":
-            yield from self._judge_junos_pauses(switch)
+            yield from self._judge_junos(switch)
             return
         prio = self.manifest.lossless_priority
         expected = f"PFC on priority {prio}"
@@ -171,12 +179,18 @@ class SwitchPfc(_SwitchCheck):
                 )
                 yield self.result(target, stuck == 0 and not wrong, expected, actual)
 
-    def _judge_junos_pauses(self, switch: SwitchExpectation) -> Iterator[Result]:
-        """`show interfaces extensive` counts PFC frames per priority (Junos prints no per-port PFC
-        state there): pause frames during the tests only on the lossless priority."""
+    def _judge_junos(self, switch: SwitchExpectation) -> Iterator[Result]:
+        """`show class-of-service interface`: a congestion-notification profile on every lossless
+        port, and where `show class-of-service congestion-notification` prints the profile's
+        IEEE 802.1p table, PFC enabled there on the lossless priority; `show interfaces
+        extensive`: pause frames during the tests only on the lossless priority."""
         prio = self.manifest.lossless_priority
-        expected = f"PFC pause frames only on priority {prio} during the tests"
+        expected = (
+            f"a PFC profile enabling priority {prio}, pause frames only on priority {prio} during the tests"
+        )
         try:
+            cos = self.read(switch, AFTER, "junos-show-cos-interface")["interfaces"]
+            profiles = self.read(switch, AFTER, "junos-show-cos-congestion-notification")["profiles"]
             before = self.read(switch, BEFORE, "junos-show-interfaces-extensive")["interfaces"]
             after = self.read(switch, AFTER, "junos-show-interfaces-extensive")["interfaces"]
         except InputError as error:
@@ -184,11 +198,17 @@ class SwitchPfc(_SwitchCheck):
             return
         for port in switch.lossless_ports:
             target = f"{switch.name}:{port}"
+            configured, state = _junos_pfc_state(cos.get(port), profiles, prio)
+            if not configured:
+                yield self.result(target, False, expected, state)
+                continue
             if port not in after or port not in before:
-                yield self.result(target, False, expected, "port not listed")
+                yield self.result(target, False, expected, f"{state}; port not in show interfaces extensive")
                 continue
             if not after[port]["pfc_block"] or not before[port]["pfc_block"]:
-                yield self.result(target, False, expected, "no MAC Priority Flow Control Statistics")
+                yield self.result(
+                    target, False, expected, f"{state}; no MAC Priority Flow Control Statistics"
+                )
                 continue
             deltas = {
                 int(p): sum(after[port]["priorities"][p][k] - before[port]["priorities"][p].get(k, 0)
@@ -199,11 +219,32 @@ class SwitchPfc(_SwitchCheck):
             wrong = {p: n for p, n in sorted(deltas.items()) if p != prio and n}
             if wrong:
                 seen = ", ".join(f"{n} on priority {p}" for p, n in wrong.items())
-                yield self.result(target, False, expected, f"pause frames {seen}")
+                yield self.result(target, False, expected, f"{state}; pause frames {seen}")
                 continue
             yield self.result(
-                target, True, expected, f"{deltas.get(prio, 0)} pause frames on priority {prio}"
+                target, True, expected, f"{state}; {deltas.get(prio, 0)} pause frames on priority {prio}"
             )
+
+
+def _junos_pfc_state(cos: dict[str, Any] | None, profiles: dict[str, Any], prio: int) -> tuple[bool, str]:
+    """(whether the port's PFC configuration is right, what was seen)."""
+    if cos is None:
+        return False, "port not in show class-of-service interface"
+    if cos["congestion_notification"] is None:
+        return False, "no Congestion-notification line for the port"
+    if not cos["congestion_notification"]:
+        return False, "Congestion-notification: Disabled"
+    name = cos["profile"]
+    profile = profiles.get(name, {}).get("input")
+    if profile is None:
+        return False, f"input profile {name} not in show class-of-service congestion-notification"
+    if not profile["priorities"]:
+        # A DSCP-based profile prints no IEEE 802.1p table we know of: the profile is attached.
+        return True, f"profile {name} attached (no IEEE 802.1p PFC table printed)"
+    if not profile["priorities"].get(prio):
+        enabled = sorted(p for p, on in profile["priorities"].items() if on)
+        return False, f"profile {name}: PFC on {enabled or 'no priority'}, not on priority {prio}"
+    return True, f"profile {name} PFC on {sorted(p for p, on in profile['priorities'].items() if on)}"
 
 
 def _eos_by_long_name(parsed: dict[str, Any]) -> dict[str, Any]:
