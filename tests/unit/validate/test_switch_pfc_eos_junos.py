@@ -131,6 +131,8 @@ PARSED = [
       "et-0/0/8": {"congestion_notification": False, "profile": None}}),
     ("junos-show-cos-interface", "Physical interface: et-0/0/9, Index: 1026\n", "interfaces.et-0/0/9",
      {"congestion_notification": None, "profile": None}),
+    ("junos-show-cos-interface", "Physical interface: et-0/0/9, Index: 1026\n  Congestion-notification: Enabled\n",
+     "interfaces.et-0/0/9", {"congestion_notification": True, "profile": None}),
     ("junos-show-cos-interface", _fixture("leaf08/after/junos-show-cos-interface.txt"),
      "interfaces.et-0/0/15.profile", "cnp-30m"),
     ("junos-show-cos-congestion-notification", JUNOS_CN_8021P, "profiles.roce-cnp.input.priorities",
@@ -234,6 +236,8 @@ CHECK_CASES = [
      {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),
     ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001",
      "Enabled, Name: cnp-gone, Index: 60009", {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),
+    ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001", "Enabled",
+     set()),  # enabled without a profile name (the enabled form is unconfirmed): not failed
     # The downlinks' profile cnp-3m printed with an IEEE 802.1p table (the uplinks keep cnp-30m).
     ("leaf08/after/junos-show-cos-congestion-notification.txt", None,
      _CNP_30M + JUNOS_CN_8021P.replace("roce-cnp", "cnp-3m").replace("011          Enabled", "011          Disabled")

@@ -235,6 +235,8 @@ def _junos_pfc_state(cos: dict[str, Any] | None, profiles: dict[str, Any], prio:
     if not cos["congestion_notification"]:
         return False, "Congestion-notification: Disabled"
     name = cos["profile"]
+    if name is None:
+        return True, "congestion-notification enabled (no profile named)"
     profile = profiles.get(name, {}).get("input")
     if profile is None:
         return False, f"input profile {name} not in show class-of-service congestion-notification"

@@ -283,8 +283,9 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 _JUNOS_COS_INTERFACE = re.compile(r"^Physical interface:\s*(?P<port>[^,\s]+),\s*Index:\s*\d+")
 _JUNOS_CN_LINE = re.compile(
-    r"^Congestion-notification:\s*(?:(?P<off>Disabled)|Enabled,\s*Name:\s*(?P<profile>[^,\s]+)(?:,\s*Index:\s*\d+)?)\s*$"
-)
+    r"^Congestion-notification:\s*(?:(?P<off>Disabled)|Enabled"
+    r"(?:,\s*Name:\s*(?P<profile>[^,\s]+)(?:,\s*Index:\s*\d+)?)?)\s*$"
+)  # `Enabled` alone is accepted too: the enabled form is not confirmed by a capture
 
 
 def parse_junos_show_cos_interface(text: str) -> dict[str, Any]:
