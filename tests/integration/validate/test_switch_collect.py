@@ -128,6 +128,12 @@ PFC_PLATFORMS = [
         {"pfc_wd_stuck": [0, 0, 0, 7, 0, 0, 0, 0]},
         lambda parsed: parsed["interfaces"].get("Ethernet1/1", {}).get(3, {}).get("stuck", 0),
     ),
+    (
+        "eos",
+        "eos-show-pfc-counters-detail-json",
+        {"tx_pfc": [0, 0, 0, 7, 0, 0, 0, 0]},
+        lambda parsed: parsed["interfaces"]["Ethernet1/1"][3]["tx_pause"],
+    ),
 ]
 
 
@@ -135,7 +141,8 @@ PFC_PLATFORMS = [
 def test_per_priority_pfc_views_are_served_and_move(
     fleet, tmp_path: Path, platform: str, tool: str, counters, value
 ) -> None:
-    """The EOS watchdog and Junos per-priority PFC counters over SSH: they parse and follow the state."""
+    """EOS watchdog and pause counters, Junos per-priority PFC counters over SSH: they parse and
+    follow the state."""
     simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
     known_hosts = tmp_path / "known_hosts"
     known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
@@ -159,3 +166,30 @@ def test_per_priority_pfc_views_are_served_and_move(
             "Et3/1",
             "Et4/1",
         }
+
+
+def test_junos_pfc_profiles_are_served_reduced_and_parse(fleet, tmp_path: Path) -> None:
+    """Junos congestion-notification state over SSH: `| match` keeps the interface and profile
+    lines, and the profile a port names follows the configuration."""
+    simulated = fleet.start("junos", "sim-junos", options=SimOptions(password="pw"))
+    known_hosts = tmp_path / "known_hosts"
+    known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
+    first = simulated.state.ports[0]
+    lines = [
+        "set class-of-service congestion-notification-profile roce input ieee-802.1 code-point 011 pfc",
+        f"set class-of-service interfaces {first} congestion-notification-profile roce",
+    ]
+    fleet.call(lambda: simulated.state.config.extend(lines))
+    switch = switch_for("junos", simulated.port)
+    collect_switch_show(switch, "pw", "after", tmp_path, host_key_checking=True, known_hosts=known_hosts)
+    folder = tmp_path / "switches" / switch.name / "after"
+    text = (folder / "junos-show-cos-interface.txt").read_text()
+    assert "Maximum usable queues" not in text  # reduced on the switch
+    ports = parse("junos-show-cos-interface", text)["interfaces"]
+    assert ports[first] == {"congestion_notification": True, "profile": "roce"}
+    assert ports[simulated.state.ports[1]]["congestion_notification"] is False
+    profiles = parse(
+        "junos-show-cos-congestion-notification",
+        (folder / "junos-show-cos-congestion-notification.txt").read_text(),
+    )["profiles"]
+    assert profiles["roce"]["input"]["priorities"] == {p: p == 3 for p in range(8)}

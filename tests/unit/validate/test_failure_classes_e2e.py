@@ -133,6 +133,20 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         {("switch_pfc", "error")},
     ),
     (
+        "EOS pause frames on a lossy priority (counters detail | json)",
+        "switches/leaf04/after/eos-show-pfc-counters-detail-json.txt",
+        lambda t: re.sub(r'("6": \{\s*"rxFrames": )0', r"\g<1>2048", t, count=1),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "EOS PFC frame counters cut short",
+        "switches/spine01/before/eos-show-pfc-counters-detail-json.txt",
+        lambda t: t[: len(t) // 3],
+        3,
+        {("switch_pfc", "error")},
+    ),
+    (
         "Junos pause frames on a lossy priority",
         "switches/leaf08/after/junos-show-interfaces-extensive.txt",
         lambda t: t.replace(
@@ -140,6 +154,31 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         ),
         4,
         {("switch_pfc", "fail")},
+    ),
+    (
+        "Junos lossless port without a congestion-notification (PFC) profile",
+        "switches/leaf08/after/junos-show-cos-interface.txt",
+        lambda t: t.replace("Enabled, Name: cnp-30m, Index: 60000", "Disabled", 1),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "Junos PFC profile not enabling the lossless priority",
+        "switches/leaf08/after/junos-show-cos-congestion-notification.txt",
+        lambda t: t.replace(
+            "Type: Input, Name: cnp-3m, Index: 60001",
+            "Type: Input, Name: cnp-3m, Index: 60001\nPriority     PFC\n"
+            + "".join(f"  {p:03b}          {'Enabled' if p == 4 else 'Disabled'}\n" for p in range(8)),
+        ),
+        4,
+        {("switch_pfc", "fail")},
+    ),
+    (
+        "Junos congestion-notification table cut short",
+        "switches/leaf08/after/junos-show-cos-congestion-notification.txt",
+        lambda t: t + "Priority     PFC\n  000          Disabled\n  001          Dis",
+        3,
+        {("switch_pfc", "error")},
     ),
     (
         "Junos PFC block cut in the middle",

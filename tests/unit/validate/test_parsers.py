@@ -377,6 +377,7 @@ SHOW_COMMAND_TOOLS = {
     "show priority-flow-control counters": "eos-show-pfc-counters",
     "show priority-flow-control": "eos-show-pfc",
     "show priority-flow-control counters watchdog | json": "eos-show-pfc-watchdog-json",
+    "show priority-flow-control counters detail | json": "eos-show-pfc-counters-detail-json",
     "nv show interface swp1 counters qos pfc-stats": "cumulus-nv-show-pfc-stats",
     "show pfc counters": "sonic-show-pfc-counters",
     "show pfc priority": "sonic-show-pfc-priority",
@@ -389,6 +390,8 @@ SHOW_COMMAND_TOOLS = {
     "show qos interfaces ecn counters queue | json": "eos-show-qos-ecn-counters-queue",
     "show qos interfaces ecn counters queue": "eos-show-qos-ecn-counters-queue",
     "show interfaces queue et-0/0/0": "junos-show-interfaces-queue",
+    "show class-of-service interface": "junos-show-cos-interface",
+    "show class-of-service congestion-notification": "junos-show-cos-congestion-notification",
 }
 # The documented example state: PFC on the first port, rx_pfc[3]=1520, tx_pfc[3]=37; keyed by
 # tool, or by command where one tool reads two forms of a command.
@@ -409,6 +412,9 @@ SHOW_COMMAND_FACTS = {
         "interfaces.Et1/1", {"enabled": True, "active": True, "watchdog": None, "priorities": [3]}
     ),
     "eos-show-pfc-watchdog-json": ("interfaces.Ethernet1/1", {3: {"stuck": 2, "recovered": 2}}),
+    "eos-show-pfc-counters-detail-json": (
+        "interfaces.Ethernet1/1", {0: {"rx_pause": 0, "tx_pause": 0}, 3: {"rx_pause": 1520, "tx_pause": 37}}
+    ),
     "cumulus-nv-show-qos-roce": ("settings.pfc.pfc-priority", "3"),
     "sonic-show-ecn": ("profiles.GPUNET_LOSSLESS.green_min_threshold", 153600),
     "cumulus-nv-show-pfc-stats": ("priorities.3.rx_pause", 1520),
@@ -420,6 +426,13 @@ SHOW_COMMAND_FACTS = {
         "queues.0", {"port": "Et1/1", "queue": 3, "tx_packets": 981234, "drop_packets": 0}
     ),
     "eos-show-qos-ecn-counters-queue": ("queues.3.ecn_marked_packets", 5521),
+    "junos-show-cos-interface": (
+        "interfaces", {"et-0/0/0": {"congestion_notification": True, "profile": "cnp-3m"},
+                       "et-0/0/1": {"congestion_notification": False, "profile": None}}
+    ),
+    "junos-show-cos-congestion-notification": (
+        "profiles.roce-cnp.input", {"index": 60000, "priorities": {p: p == 3 for p in range(8)}}
+    ),
     "junos-show-interfaces-queue": (
         "interfaces.et-0/0/0.queues.3",
         {"forwarding_class": "no-loss", "forwarding_classes": ["no-loss"], "queued_packets": 981234,

@@ -51,6 +51,40 @@ Physical interface: et-0/0/7, Enabled, Physical link is Up
 """
 
 
+# Juniper's reference sample layout (an IEEE 802.1p profile), our own profile names.
+JUNOS_CN_8021P = """\
+Type: Input, Name: roce-cnp, Index: 60305
+Priority     PFC
+  000          Disabled
+  001          Disabled
+  010          Disabled
+  011          Enabled
+  100          Disabled
+  101          Disabled
+  110          Disabled
+  111          Disabled
+"""
+# A whole `show class-of-service interface` block, in the layout of public real captures.
+JUNOS_COS_INTERFACE = """\
+Physical interface: et-0/0/7, Index: 1024
+Maximum usable queues: 8, Queues in use: 4
+Exclude aggregate overhead bytes: disabled
+Logical interface aggregate statistics: disabled
+  Scheduler map: GPUNET-MAP, Index: 27018
+  Congestion-notification: Enabled, Name: roce-cnp, Index: 60305
+
+  Logical interface: et-0/0/7.0, Index: 1003
+Object                  Name                   Type                    Index
+Classifier              GPUNET-DSCP            dscp                    10243
+
+Physical interface: et-0/0/8, Index: 1025
+Maximum usable queues: 8, Queues in use: 4
+  Scheduler map: <default>, Index: 2
+  Congestion-notification: Disabled
+  Drop-Congestion-notification: Disabled
+"""
+
+
 def _dig(value: Any, path: str) -> Any:
     for key in path.split("."):
         value = (
@@ -83,6 +117,29 @@ PARSED = [
     ("eos-show-pfc-watchdog-json",
      '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": 5, "recoveryCount": 4}}}}}',
      "interfaces.Ethernet4/1.3.stuck", 5),
+    # Pause frames per priority, in the fields DNE-TaaC reads (rxFrames/txFrames).
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt"),
+     "interfaces.Ethernet1/1.3", {"rx_pause": 1520, "tx_pause": 37}),
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt"),
+     "interfaces.Ethernet1/1.5", {"rx_pause": 0, "tx_pause": 0}),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet7/1": {"priorities": {"3": {"rxFrames": 8, "txFrames": 0, "rxDuration": 1}}}}}',
+     "interfaces.Ethernet7/1", {3: {"rx_pause": 8, "tx_pause": 0}}),
+    ("eos-show-pfc-counters-detail-json", '{"interfaces": {}}', "interfaces", {}),
+    ("junos-show-cos-interface", JUNOS_COS_INTERFACE, "interfaces",
+     {"et-0/0/7": {"congestion_notification": True, "profile": "roce-cnp"},
+      "et-0/0/8": {"congestion_notification": False, "profile": None}}),
+    ("junos-show-cos-interface", "Physical interface: et-0/0/9, Index: 1026\n", "interfaces.et-0/0/9",
+     {"congestion_notification": None, "profile": None}),
+    ("junos-show-cos-interface", "Physical interface: et-0/0/9, Index: 1026\n  Congestion-notification: Enabled\n",
+     "interfaces.et-0/0/9", {"congestion_notification": True, "profile": None}),
+    ("junos-show-cos-interface", _fixture("leaf08/after/junos-show-cos-interface.txt"),
+     "interfaces.et-0/0/15.profile", "cnp-30m"),
+    ("junos-show-cos-congestion-notification", JUNOS_CN_8021P, "profiles.roce-cnp.input.priorities",
+     {0: False, 1: False, 2: False, 3: True, 4: False, 5: False, 6: False, 7: False}),
+    # A DSCP-based profile: Juniper documents no table for it; the block is kept without one.
+    ("junos-show-cos-congestion-notification", _fixture("leaf08/after/junos-show-cos-congestion-notification.txt"),
+     "profiles.cnp-3m.input.priorities", {}),
 ]  # fmt: skip
 
 
@@ -110,6 +167,33 @@ DAMAGED = [
     ("eos-show-pfc-watchdog-json", '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": "x", '
      '"recoveryCount": 0}}}}}', "not integers"),
     ("eos-show-pfc-watchdog-json", "% Invalid input\n", "not JSON"),
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt")[:900],
+     "not JSON"),
+    ("eos-show-pfc-counters-detail-json", _fixture("leaf03/after/eos-show-pfc-counters-detail-json.txt") * 2,
+     "twice"),  # two documents back to back
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {}}, "Ethernet1/1": {"priorities": {}}}}', "listed twice"),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"3": {"rxFrames": 1, "txFrames": 0}, '
+     '"3": {"rxFrames": 1, "txFrames": 0}}}}}', "listed twice"),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"9": {"rxFrames": 1, "txFrames": 0}}}}}', "not 0-7"),
+    ("eos-show-pfc-counters-detail-json",
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"3": {"rxFrames": "1", "txFrames": 0}}}}}', "not integers"),
+    ("eos-show-pfc-counters-detail-json", '{"interfaces": {"Ethernet1/1": {}}}', "no 'priorities'"),
+    ("eos-show-pfc-counters-detail-json", '{"errors": ["CLI command 1 of 1 failed"]}', "no 'interfaces'"),
+    ("junos-show-cos-interface", "error: syntax error, expecting <command>: clas\n", "Physical interface"),
+    ("junos-show-cos-interface", JUNOS_COS_INTERFACE + JUNOS_COS_INTERFACE[JUNOS_COS_INTERFACE.index("Physical interface: et-0/0/8"):],
+     "listed twice"),
+    ("junos-show-cos-interface", JUNOS_COS_INTERFACE.replace("Enabled, Name: roce-cnp, Index: 60305", "Enab"),
+     "unreadable"),  # a line cut short
+    ("junos-show-cos-interface", JUNOS_COS_INTERFACE.replace("  Drop-Congestion-notification: Disabled",
+     "  Congestion-notification: Disabled"), "two congestion-notification lines"),
+    ("junos-show-cos-congestion-notification", _cut(JUNOS_CN_8021P, "  101"), "5 of 8 code points"),
+    ("junos-show-cos-congestion-notification", JUNOS_CN_8021P + JUNOS_CN_8021P.replace("roce-cnp", "other")
+     + JUNOS_CN_8021P, "listed twice"),
+    ("junos-show-cos-congestion-notification", JUNOS_CN_8021P.replace("  111", "  011"), "listed twice"),
+    ("junos-show-cos-congestion-notification", "error: command is not valid on the ex2300-c\n", "Type: Input"),
 ]  # fmt: skip
 
 
@@ -121,6 +205,9 @@ def test_damaged_capture_is_refused(tool: str, text: str, reason: str) -> None:
 
 _JUNOS_P4 = "    Priority :  4                            0                0"
 _EOS_ET2 = "Et2/1       Yes      3           Yes     DCBX disabled"
+_EOS_P5 = '"5": {\n                    "rxFrames": 0,'
+_EOS_P3_AFTER = '"3": {\n                    "rxFrames": 1520,'
+_CNP_30M = "Type: Input, Name: cnp-30m, Index: 60000\n"
 _STUCK = '{"interfaces": {"Ethernet3/1": {"txQueues": {"3": {"stuckCount": 1, "recoveryCount": 1}}}}}'
 
 # (file under switches/, text to replace, replacement or None for the whole file's new text,
@@ -135,6 +222,32 @@ CHECK_CASES = [
     ("leaf04/after/eos-show-pfc.txt", _EOS_ET2 + "\n", "", {("switch_pfc", "leaf04:Ethernet2/1", Status.FAIL)}),
     ("leaf03/after/eos-show-pfc-watchdog-json.txt", None, _STUCK,
      {("switch_pfc", "leaf03:Ethernet3/1", Status.FAIL)}),
+    # Pause frames on a lossy priority during the tests (first port in the file: Ethernet1/1).
+    ("leaf03/after/eos-show-pfc-counters-detail-json.txt", _EOS_P5, _EOS_P5.replace(": 0,", ": 4410,"),
+     {("switch_pfc", "leaf03:Ethernet1/1", Status.FAIL)}),
+    # A priority outside 0-7 makes the capture unreadable.
+    ("leaf03/before/eos-show-pfc-counters-detail-json.txt", '"3": {', '"9": {',
+     {("switch_pfc", "leaf03", Status.ERROR)}),
+    ("leaf03/after/eos-show-pfc-counters-detail-json.txt", None,
+     '{"interfaces": {"Ethernet1/1": {"priorities": {"0": {"rxFrames": 0, "txFrames": 0}}}}}',
+     {("switch_pfc", f"leaf03:Ethernet{n}/1", Status.FAIL) for n in range(1, 17)}),
+    # Junos: the port's PFC profile missing, another profile, or a profile not enabling priority 3.
+    ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001", "Disabled",
+     {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),
+    ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001",
+     "Enabled, Name: cnp-gone, Index: 60009", {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),
+    ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001", "Enabled",
+     set()),  # enabled without a profile name (the enabled form is unconfirmed): not failed
+    # The downlinks' profile cnp-3m printed with an IEEE 802.1p table (the uplinks keep cnp-30m).
+    ("leaf08/after/junos-show-cos-congestion-notification.txt", None,
+     _CNP_30M + JUNOS_CN_8021P.replace("roce-cnp", "cnp-3m").replace("011          Enabled", "011          Disabled")
+     .replace("100          Disabled", "100          Enabled"),
+     {("switch_pfc", f"leaf08:et-0/0/{n}", Status.FAIL) for n in range(8)}),
+    ("leaf08/after/junos-show-cos-congestion-notification.txt", None,
+     _CNP_30M + JUNOS_CN_8021P.replace("roce-cnp", "cnp-3m"), set()),  # priority 3 enabled: passes
+    ("leaf08/after/junos-show-cos-interface.txt", "Physical interface: et-0/0/3, Index: 1003",
+     "Physical interface: et-0/0/3, Index: 1003\n  Congestion-notification: Disabled",
+     {("switch_pfc", "leaf08", Status.ERROR)}),  # two lines under one interface: damaged
     ("spine01/after/eos-show-pfc.txt", "Port        Enabled", "Garbled     Heading",
      {("switch_pfc", "spine01", Status.ERROR)}),
     ("leaf08/after/junos-show-interfaces-extensive.txt", _JUNOS_P4,
@@ -168,8 +281,12 @@ def test_healthy_eos_and_junos_ports_pass_with_what_they_saw() -> None:
     results = [r for r in judge(HEALTHY).results if r.check == "switch_pfc"]
     by_target = {r.target: r for r in results}
     assert {r.status for r in results} == {Status.PASS}
-    assert by_target["leaf03:Ethernet1/1"].actual == "PFC on [3], 0 watchdog-stuck events on queue 3"
-    assert by_target["leaf08:et-0/0/15"].actual == "1557 pause frames on priority 3"
+    assert by_target["leaf03:Ethernet1/1"].actual == (
+        "PFC on [3], 1557 pause frames on priority 3, 0 watchdog-stuck events on queue 3"
+    )
+    assert by_target["leaf08:et-0/0/15"].actual == (
+        "profile cnp-30m attached (no IEEE 802.1p PFC table printed); 1557 pause frames on priority 3"
+    )
     assert len([t for t in by_target if t.startswith("spine01:")]) == 32
 
 

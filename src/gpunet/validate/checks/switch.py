@@ -30,6 +30,8 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
         "eos-show-qos-ecn-counters-queue": "show qos interfaces ecn counters queue | json",
         "eos-show-pfc": "show priority-flow-control",
         "eos-show-pfc-watchdog-json": "show priority-flow-control counters watchdog | json",
+        # PFC frames per port and priority (rxFrames/txFrames, as Meta's DNE-TaaC reads them).
+        "eos-show-pfc-counters-detail-json": "show priority-flow-control counters detail | json",
     },
     "cumulus": {"cumulus-nv-show-qos-roce": "nv show qos roce"},
     "sonic": {
@@ -45,6 +47,12 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
         "junos-show-interfaces-extensive": (
             'show interfaces extensive | match "Physical interface|Priority Flow Control|Priority :"'
         ),
+        # The congestion-notification (PFC) profile of every interface, and what each profile
+        # makes lossless.
+        "junos-show-cos-interface": (
+            'show class-of-service interface | match "Physical interface|Congestion-notification"'
+        ),
+        "junos-show-cos-congestion-notification": "show class-of-service congestion-notification",
     },
 }
 
@@ -77,7 +85,10 @@ class SwitchPfc(_SwitchCheck):
         "cumulus-nv-show-qos-roce",
         "eos-show-pfc",
         "eos-show-pfc-watchdog-json",
+        "eos-show-pfc-counters-detail-json",
         "junos-show-interfaces-extensive",
+        "junos-show-cos-interface",
+        "junos-show-cos-congestion-notification",
     )
     platforms = ("sonic", "nxos", "cumulus", "eos", "junos")
 
@@ -86,7 +97,7 @@ class SwitchPfc(_SwitchCheck):
             yield from self._judge_eos(switch)
             return
         if switch.platform == "junos":
-            yield from self._judge_junos_pauses(switch)
+            yield from self._judge_junos(switch)
             return
         prio = self.manifest.lossless_priority
         expected = f"PFC on priority {prio}"
@@ -118,13 +129,19 @@ class SwitchPfc(_SwitchCheck):
 
     def _judge_eos(self, switch: SwitchExpectation) -> Iterator[Result]:
         """`show priority-flow-control`: PFC enabled on the lossless priority of every lossless port
-        (and globally); the PFC watchdog found no stuck lossless queue during the tests."""
+        (and globally); during the tests the PFC watchdog found no stuck lossless queue and pause
+        frames came only on the lossless priority (`counters detail | json`)."""
         prio = self.manifest.lossless_priority
-        expected = f"PFC on priority {prio}, no watchdog-stuck queue {prio} during the tests"
+        expected = (
+            f"PFC on priority {prio}, pause frames only on priority {prio} and no watchdog-stuck "
+            f"queue {prio} during the tests"
+        )
         try:
             status = self.read(switch, AFTER, "eos-show-pfc")
             stuck_before = _eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-watchdog-json"))
             stuck_after = _eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-watchdog-json"))
+            pauses_before = _eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-counters-detail-json"))
+            pauses_after = _eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-counters-detail-json"))
         except InputError as error:
             yield self.error(switch.name, expected, error)
             return
@@ -143,23 +160,37 @@ class SwitchPfc(_SwitchCheck):
                 )
             elif not row["active"]:
                 yield self.result(target, False, expected, f"PFC on {row['priorities']} but not active")
+            elif prio not in pauses_after.get(port, {}) or prio not in pauses_before.get(port, {}):
+                yield self.result(target, False, expected, f"priority {prio} not in the PFC frame counters")
             else:
+                deltas = _pause_deltas(pauses_before[port], pauses_after[port])
                 stuck = _counter(stuck_after, port, prio, "stuck") - _counter(
                     stuck_before, port, prio, "stuck"
                 )
                 # The Yes/No table does not show the watchdog; the letters table does (W).
                 watchdog = {True: ", watchdog on", False: ", watchdog off", None: ""}[row["watchdog"]]
-                actual = (
-                    f"PFC on {row['priorities']}{watchdog}, {stuck} watchdog-stuck events on queue {prio}"
+                wrong = {p: n for p, n in sorted(deltas.items()) if p != prio and n}
+                pauses = ", ".join(f"{n} pause frames on priority {p}" for p, n in wrong.items()) or (
+                    f"{deltas[prio]} pause frames on priority {prio}"
                 )
-                yield self.result(target, stuck == 0, expected, actual)
+                actual = (
+                    f"PFC on {row['priorities']}{watchdog}, {pauses}, "
+                    f"{stuck} watchdog-stuck events on queue {prio}"
+                )
+                yield self.result(target, stuck == 0 and not wrong, expected, actual)
 
-    def _judge_junos_pauses(self, switch: SwitchExpectation) -> Iterator[Result]:
-        """`show interfaces extensive` counts PFC frames per priority (Junos prints no per-port PFC
-        state there): pause frames during the tests only on the lossless priority."""
+    def _judge_junos(self, switch: SwitchExpectation) -> Iterator[Result]:
+        """`show class-of-service interface`: a congestion-notification profile on every lossless
+        port, and where `show class-of-service congestion-notification` prints the profile's
+        IEEE 802.1p table, PFC enabled there on the lossless priority; `show interfaces
+        extensive`: pause frames during the tests only on the lossless priority."""
         prio = self.manifest.lossless_priority
-        expected = f"PFC pause frames only on priority {prio} during the tests"
+        expected = (
+            f"a PFC profile enabling priority {prio}, pause frames only on priority {prio} during the tests"
+        )
         try:
+            cos = self.read(switch, AFTER, "junos-show-cos-interface")["interfaces"]
+            profiles = self.read(switch, AFTER, "junos-show-cos-congestion-notification")["profiles"]
             before = self.read(switch, BEFORE, "junos-show-interfaces-extensive")["interfaces"]
             after = self.read(switch, AFTER, "junos-show-interfaces-extensive")["interfaces"]
         except InputError as error:
@@ -167,11 +198,17 @@ class SwitchPfc(_SwitchCheck):
             return
         for port in switch.lossless_ports:
             target = f"{switch.name}:{port}"
+            configured, state = _junos_pfc_state(cos.get(port), profiles, prio)
+            if not configured:
+                yield self.result(target, False, expected, state)
+                continue
             if port not in after or port not in before:
-                yield self.result(target, False, expected, "port not listed")
+                yield self.result(target, False, expected, f"{state}; port not in show interfaces extensive")
                 continue
             if not after[port]["pfc_block"] or not before[port]["pfc_block"]:
-                yield self.result(target, False, expected, "no MAC Priority Flow Control Statistics")
+                yield self.result(
+                    target, False, expected, f"{state}; no MAC Priority Flow Control Statistics"
+                )
                 continue
             deltas = {
                 int(p): sum(after[port]["priorities"][p][k] - before[port]["priorities"][p].get(k, 0)
@@ -182,15 +219,47 @@ class SwitchPfc(_SwitchCheck):
             wrong = {p: n for p, n in sorted(deltas.items()) if p != prio and n}
             if wrong:
                 seen = ", ".join(f"{n} on priority {p}" for p, n in wrong.items())
-                yield self.result(target, False, expected, f"pause frames {seen}")
+                yield self.result(target, False, expected, f"{state}; pause frames {seen}")
                 continue
             yield self.result(
-                target, True, expected, f"{deltas.get(prio, 0)} pause frames on priority {prio}"
+                target, True, expected, f"{state}; {deltas.get(prio, 0)} pause frames on priority {prio}"
             )
+
+
+def _junos_pfc_state(cos: dict[str, Any] | None, profiles: dict[str, Any], prio: int) -> tuple[bool, str]:
+    """(whether the port's PFC configuration is right, what was seen)."""
+    if cos is None:
+        return False, "port not in show class-of-service interface"
+    if cos["congestion_notification"] is None:
+        return False, "no Congestion-notification line for the port"
+    if not cos["congestion_notification"]:
+        return False, "Congestion-notification: Disabled"
+    name = cos["profile"]
+    if name is None:
+        return True, "congestion-notification enabled (no profile named)"
+    profile = profiles.get(name, {}).get("input")
+    if profile is None:
+        return False, f"input profile {name} not in show class-of-service congestion-notification"
+    if not profile["priorities"]:
+        # A DSCP-based profile prints no IEEE 802.1p table we know of: the profile is attached.
+        return True, f"profile {name} attached (no IEEE 802.1p PFC table printed)"
+    if not profile["priorities"].get(prio):
+        enabled = sorted(p for p, on in profile["priorities"].items() if on)
+        return False, f"profile {name}: PFC on {enabled or 'no priority'}, not on priority {prio}"
+    return True, f"profile {name} PFC on {sorted(p for p, on in profile['priorities'].items() if on)}"
 
 
 def _eos_by_long_name(parsed: dict[str, Any]) -> dict[str, Any]:
     return {_eos_long_name(port): value for port, value in parsed["interfaces"].items()}
+
+
+def _pause_deltas(before: dict[int, Any], after: dict[int, Any]) -> dict[int, int]:
+    """PFC frames received plus sent per priority between the two captures."""
+    return {
+        prio: sum(after[prio][k] - before[prio][k] for k in ("rx_pause", "tx_pause"))
+        for prio in after
+        if prio in before
+    }
 
 
 def _counter(watchdog: dict[str, Any], port: str, queue: int, key: str) -> int:

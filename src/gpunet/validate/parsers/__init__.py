@@ -43,9 +43,12 @@ from gpunet.validate.parsers.sonic import (
 )
 from gpunet.validate.parsers.switch_pfc import (
     parse_cumulus_pfc_stats,
+    parse_eos_pfc_counters_detail_json,
     parse_eos_pfc_watchdog_json,
     parse_eos_show_pfc,
     parse_eos_show_pfc_counters,
+    parse_junos_show_cos_congestion_notification,
+    parse_junos_show_cos_interface,
     parse_junos_show_interfaces_extensive,
     parse_nxos_show_interface_pfc,
 )
@@ -79,7 +82,10 @@ PARSERS: dict[str, Parser] = {
     "eos-show-pfc-counters": parse_eos_show_pfc_counters,
     "eos-show-pfc": parse_eos_show_pfc,
     "eos-show-pfc-watchdog-json": parse_eos_pfc_watchdog_json,
+    "eos-show-pfc-counters-detail-json": parse_eos_pfc_counters_detail_json,
     "junos-show-interfaces-extensive": parse_junos_show_interfaces_extensive,
+    "junos-show-cos-interface": parse_junos_show_cos_interface,
+    "junos-show-cos-congestion-notification": parse_junos_show_cos_congestion_notification,
     "eos-show-interfaces-counters-queue": parse_eos_counters_queue,
     "eos-show-qos-ecn-counters-queue": parse_eos_ecn_counters_queue,
     "junos-show-interfaces-queue": parse_junos_interfaces_queue,

@@ -16,6 +16,26 @@ Sources of the EOS and Junos formats (docs/validation.md tables them):
   with `stuckCount`/`recoveryCount`, an interface absent until its first event, as the
   `PfcWdHealthCheck` of Meta's public TAAC test framework reads real EOS switches (a GitHub
   file found through the code index, `taac.health_checks`; its repository was not shown).
+- EOS `show priority-flow-control counters detail | json`: `interfaces.<port>.priorities.<"N">`
+  with `rxFrames`/`txFrames` (PFC frames received/sent on priority N), the field names Meta's
+  DNE-TaaC reads from real EOS switches (facebook/DNE-TaaC, taac/health_checks/dsf_health_checks/
+  dsf_pfc_health_check.py at 7261c09, `_get_eos_pfc_counters`, which runs the per-interface form
+  `show interface <if> priority-flow-control counters detail | json`). The command itself is the
+  one the Broadcom/Arista RoCE Deployment Guide (Jan 2024, "Configuration and Verification of
+  PFC on Arista Switches") names; that the all-interface form returns the same object for every
+  port is our reading, not a capture [U].
+- Junos `show class-of-service interface`: per `Physical interface: <if>, Index: N` the line
+  `Congestion-notification: Disabled` as real captures print it (Cisco pyATS genie's Junos
+  `ShowClassOfServiceInterface` golden output; public MX960, EX2200 and QFX notes on GitHub), or
+  `Congestion-notification: Enabled, Name: <profile>, Index: N` (Juniper's "Monitoring
+  Interfaces That Have CoS Components" field table says enabled or disabled; the `Enabled, Name:`
+  form is as a public third-party Junos CoS parser reads it, not a capture [U]).
+- Junos `show class-of-service congestion-notification`: blocks `Type: Input, Name: <profile>,
+  Index: N` with a `Priority  PFC` table of IEEE 802.1p code points in bits (`011  Enabled`), as
+  Juniper's command reference prints it (juniper.net/documentation/en_US/junos12.2/topics/
+  reference/command-summary/show-class-of-service-congestion-notification.html, sample output).
+  How a DSCP-based input profile (what gpunet renders) is printed there is not documented [U]:
+  a block without the table is kept with no priorities.
 """
 
 from __future__ import annotations
@@ -221,3 +241,127 @@ def parse_eos_pfc_watchdog_json(text: str) -> dict[str, Any]:
             counters[int(queue)] = {"stuck": stuck, "recovered": recovered}
         interfaces[port] = counters
     return {"interfaces": interfaces}
+
+
+def parse_eos_pfc_counters_detail_json(text: str) -> dict[str, Any]:
+    """EOS `show priority-flow-control counters detail | json`:
+    {"interfaces": {port: {priority: {"rx_pause": n, "tx_pause": n}}}}.
+
+    A cut capture is not JSON; a port or priority given twice (a duplicated capture spliced into
+    one object) is an error, as JSON parsers otherwise keep the last copy silently."""
+    try:
+        document = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"not JSON (cut or damaged capture?): {error.msg} at line {error.lineno}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("interfaces"), dict):
+        raise ParseError(
+            "no 'interfaces' object: not EOS `show priority-flow-control counters detail | json`"
+        )
+    interfaces: dict[str, Any] = {}
+    for port, body in document["interfaces"].items():
+        priorities = body.get("priorities") if isinstance(body, dict) else None
+        if not isinstance(priorities, dict):
+            raise ParseError(f"{port}: no 'priorities' object")
+        counters = {}
+        for priority, values in priorities.items():
+            if not re.fullmatch(r"[0-7]", str(priority)):
+                raise ParseError(f"{port}: priority {priority!r} is not 0-7")
+            rx, tx = (values.get(k) if isinstance(values, dict) else None for k in ("rxFrames", "txFrames"))
+            if not isinstance(rx, int) or not isinstance(tx, int):
+                raise ParseError(f"{port} priority {priority}: rxFrames/txFrames are not integers")
+            counters[int(priority)] = {"rx_pause": rx, "tx_pause": tx}
+        interfaces[port] = counters
+    return {"interfaces": interfaces}
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if duplicated := sorted({key for key in keys if keys.count(key) > 1}):
+        raise ParseError(f"{duplicated[0]} is listed twice (a duplicated capture)")
+    return dict(pairs)
+
+
+_JUNOS_COS_INTERFACE = re.compile(r"^Physical interface:\s*(?P<port>[^,\s]+),\s*Index:\s*\d+")
+_JUNOS_CN_LINE = re.compile(
+    r"^Congestion-notification:\s*(?:(?P<off>Disabled)|Enabled"
+    r"(?:,\s*Name:\s*(?P<profile>[^,\s]+)(?:,\s*Index:\s*\d+)?)?)\s*$"
+)  # `Enabled` alone is accepted too: the enabled form is not confirmed by a capture
+
+
+def parse_junos_show_cos_interface(text: str) -> dict[str, Any]:
+    """`show class-of-service interface` (whole, or reduced by `| match` to the physical-interface
+    and congestion-notification lines): {"interfaces": {port: {"congestion_notification": bool |
+    None, "profile": str | None}}}; None where the interface's block has no such line."""
+    interfaces: dict[str, Any] = {}
+    current: dict[str, Any] | None = None
+    for line in content_lines(text):
+        stripped = line.strip()
+        if match := _JUNOS_COS_INTERFACE.match(stripped):
+            if match["port"] in interfaces:
+                raise ParseError(f"{match['port']} is listed twice (a duplicated capture)")
+            current = {"congestion_notification": None, "profile": None}
+            interfaces[match["port"]] = current
+        elif stripped.startswith("Congestion-notification:"):
+            match = _JUNOS_CN_LINE.match(stripped)
+            if current is None or match is None:
+                raise ParseError(f"unreadable congestion-notification line: {stripped[:70]!r}")
+            if current["congestion_notification"] is not None:
+                raise ParseError("two congestion-notification lines under one interface (a damaged capture)")
+            current["congestion_notification"] = match["off"] is None
+            current["profile"] = match["profile"]
+    if not interfaces:
+        raise ParseError(
+            "no 'Physical interface: <if>, Index: N' line: not Junos `show class-of-service interface`"
+        )
+    return {"interfaces": interfaces}
+
+
+_JUNOS_CN_PROFILE = re.compile(
+    r"^Type:\s*(?P<type>Input|Output),\s*Name:\s*(?P<name>[^,\s]+),\s*Index:\s*(?P<index>\d+)\s*$"
+)
+_JUNOS_CN_ROW = re.compile(r"^(?P<bits>[01]{3})\s+(?P<pfc>Enabled|Disabled)\s*$")
+
+
+def parse_junos_show_cos_congestion_notification(text: str) -> dict[str, Any]:
+    """`show class-of-service congestion-notification`:
+    {"profiles": {name: {"input" | "output": {"index": n, "priorities": {prio: pfc_enabled}}}}}.
+
+    A `Priority PFC` table must list all eight code points once (fewer is a cut capture); a
+    profile block given twice is an error; other lines in a block are left alone."""
+    profiles: dict[str, Any] = {}
+    current: dict[str, Any] | None = None
+    where = ""
+    for line in content_lines(text):
+        stripped = line.strip()
+        if match := _JUNOS_CN_PROFILE.match(stripped):
+            _check_cn_table(current, where)
+            direction = match["type"].lower()
+            if direction in profiles.get(match["name"], {}):
+                raise ParseError(
+                    f"profile {match['name']} ({direction}) is listed twice (a duplicated capture)"
+                )
+            current = {"index": int(match["index"]), "priorities": {}, "table": False}
+            profiles.setdefault(match["name"], {})[direction] = current
+            where = f"profile {match['name']} ({direction})"
+        elif current is not None and re.fullmatch(r"Priority\s+PFC", stripped):
+            current["table"] = True
+        elif current is not None and current["table"] and (match := _JUNOS_CN_ROW.match(stripped)):
+            priority = int(match["bits"], 2)
+            if priority in current["priorities"]:
+                raise ParseError(f"{where}: code point {match['bits']} is listed twice")
+            current["priorities"][priority] = match["pfc"] == "Enabled"
+    if not profiles:
+        raise ParseError(
+            "no 'Type: Input, Name: <profile>, Index: N' line: not Junos "
+            "`show class-of-service congestion-notification`"
+        )
+    _check_cn_table(current, where)
+    for blocks in profiles.values():
+        for block in blocks.values():
+            del block["table"]
+    return {"profiles": profiles}
+
+
+def _check_cn_table(block: dict[str, Any] | None, where: str) -> None:
+    if block is not None and block["table"] and len(block["priorities"]) != 8:
+        raise ParseError(f"incomplete capture: {where} has {len(block['priorities'])} of 8 code points")

@@ -18,7 +18,12 @@ from gpunet.lab.switchsim.personalities.queue_counters import (
     eos_ecn_counters_queue_json,
     queue_rows,
 )
-from gpunet.lab.switchsim.personalities.showpfc import eos_pfc_counters, eos_pfc_status, eos_pfc_watchdog_json
+from gpunet.lab.switchsim.personalities.showpfc import (
+    eos_pfc_counters,
+    eos_pfc_counters_detail_json,
+    eos_pfc_status,
+    eos_pfc_watchdog_json,
+)
 
 INVALID = "% Invalid input"
 
@@ -91,6 +96,8 @@ class EosPersonality(EditorPersonality):
             return self.page(eos_pfc_status(state))
         if command == "show priority-flow-control counters watchdog | json":
             return self.page(eos_pfc_watchdog_json(state))
+        if command == "show priority-flow-control counters detail | json":
+            return self.page(eos_pfc_counters_detail_json(state))
         if command == "show interfaces counters queue detail | json":
             return self.page(eos_counters_queue_json(queue_rows(state)))
         if command == "show qos interfaces ecn counters queue | json":

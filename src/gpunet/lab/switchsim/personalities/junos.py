@@ -12,7 +12,11 @@ from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.personalities.queue_counters import junos_interfaces_queue, queue_rows
-from gpunet.lab.switchsim.personalities.showpfc import junos_pfc
+from gpunet.lab.switchsim.personalities.showpfc import (
+    junos_cos_congestion_notification,
+    junos_cos_interface,
+    junos_pfc,
+)
 
 
 class JunosPersonality(Personality):
@@ -67,6 +71,10 @@ class JunosPersonality(Personality):
             if match[1] not in self.state.counters:
                 return f"error: device {match[1]} not found"
             return self.page(junos_pfc(self.state, match[1]))
+        if command == "show class-of-service interface":
+            return self.page(junos_cos_interface(self.state))
+        if command == "show class-of-service congestion-notification":
+            return self.page(junos_cos_congestion_notification(self.state))
         if command in ("exit", "quit"):
             self.closed = True
             return ""

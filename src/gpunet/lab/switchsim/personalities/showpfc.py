@@ -142,6 +142,27 @@ def eos_pfc_watchdog_json(state: SwitchState) -> str:
     return json.dumps({"interfaces": interfaces}, indent=4)
 
 
+def eos_pfc_counters_detail_json(state: SwitchState) -> str:
+    """`show priority-flow-control counters detail | json`: PFC frames received and sent per port
+    and priority (`rxFrames`/`txFrames` under `interfaces.<port>.priorities.<N>`, the fields
+    Meta's DNE-TaaC reads), from `rx_pfc`/`tx_pfc`."""
+    import json
+
+    interfaces = {
+        port: {
+            "priorities": {
+                str(prio): {
+                    "rxFrames": state.counters[port]["rx_pfc"][prio],
+                    "txFrames": state.counters[port]["tx_pfc"][prio],
+                }
+                for prio in range(8)
+            }
+        }
+        for port in state.ports
+    }
+    return json.dumps({"interfaces": interfaces}, indent=4)
+
+
 def cumulus_pfc_stats(state: SwitchState, port: str) -> str:
     counters = state.counters[port]
     header = "switch-priority  rx-pause-frames  rx-pause-duration  tx-pause-frames  tx-pause-duration"
@@ -205,6 +226,56 @@ def junos_pfc(state: SwitchState, port: str | None = None) -> str:
         ]
         blocks.append("\n".join(rows))
     return "\n\n".join(blocks)
+
+
+def _junos_cn_profiles(config: list[str]) -> list[str]:
+    prefix = "set class-of-service congestion-notification-profile "
+    return list(dict.fromkeys(line[len(prefix) :].split()[0] for line in config if line.startswith(prefix)))
+
+
+def junos_cos_interface(state: SwitchState) -> str:
+    """`show class-of-service interface`, the physical-interface part only: its index, queues and
+    `Congestion-notification: Disabled` as real captures print it, or `Enabled, Name: <profile>,
+    Index: N` (the form a public CoS parser reads [U]) where `set class-of-service interfaces <if>
+    congestion-notification-profile <profile>` is configured."""
+    config: list[str] = state.config
+    indexes = {name: 60000 + n for n, name in enumerate(_junos_cn_profiles(config))}
+    blocks = []
+    for number, port in enumerate(state.ports):
+        prefix = f"set class-of-service interfaces {port} congestion-notification-profile "
+        profile = next((line[len(prefix) :].split()[0] for line in config if line.startswith(prefix)), None)
+        notification = (
+            f"Enabled, Name: {profile}, Index: {indexes.get(profile, 0)}" if profile else "Disabled"
+        )
+        blocks.append(
+            f"Physical interface: {port}, Index: {1000 + number}\n"
+            "Maximum usable queues: 8, Queues in use: 4\n"
+            f"  Congestion-notification: {notification}"
+        )
+    return "\n\n".join(blocks)
+
+
+def junos_cos_congestion_notification(state: SwitchState) -> str:
+    """`show class-of-service congestion-notification`: per configured profile a `Type: Input`
+    block; the `Priority PFC` table of IEEE 802.1p code points (as Juniper's reference prints it)
+    only for a profile with `input ieee-802.1 code-point` lines. A DSCP-based profile, what gpunet
+    renders, gets no table: Juniper documents none for it [U]."""
+    config: list[str] = state.config
+    blocks = []
+    for number, name in enumerate(_junos_cn_profiles(config)):
+        prefix = f"set class-of-service congestion-notification-profile {name} input ieee-802.1 code-point "
+        enabled = {
+            line[len(prefix) :].split()[0] for line in config if line.startswith(prefix) and " pfc" in line
+        }
+        rows = [f"Type: Input, Name: {name}, Index: {60000 + number}"]
+        if enabled:
+            rows.append("Priority     PFC")
+            rows += [
+                f"  {bits}          {'Enabled' if bits in enabled else 'Disabled'}"
+                for bits in (format(p, "03b") for p in range(8))
+            ]
+        blocks.append("\n".join(rows))
+    return "\n".join(blocks)
 
 
 def sonic_ecn(state: SwitchState) -> str:
