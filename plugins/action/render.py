@@ -14,6 +14,7 @@ import ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required  #
 from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 
+from gpunet.gcpause import paused_gc
 from gpunet.model.check import CheckResult, check_raw
 from gpunet.model.errors import InventoryInvalidError
 from gpunet.model.loader import load_inventory
@@ -66,8 +67,14 @@ class ActionModule(ActionBase):
         default_out = Path(self._loader.get_basedir()).parent / "intended" / fabric.name
         out_dir = Path(arguments["out_dir"] or default_out)
         try:
+            with paused_gc():
+                rendered = render_fabric(fabric)
             report = write_intended(
-                render_fabric(fabric), out_dir, check=bool(self._task.check_mode), force=arguments["force"]
+                rendered,
+                out_dir,
+                check=bool(self._task.check_mode),
+                force=arguments["force"],
+                with_diffs=bool(self._task.diff),
             )
         except RenderFolderError as error:
             result.update(failed=True, changed=False, msg=str(error))

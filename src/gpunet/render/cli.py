@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from gpunet.gcpause import paused_gc
 from gpunet.model.check import check_inventory
 from gpunet.render.intended import WriteReport, write_intended
 from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError
@@ -56,7 +57,9 @@ def run_render(args: argparse.Namespace) -> int:
     fabric = result.fabric
     out_dir = args.out or INTENDED_ROOT / fabric.name
     try:
-        report = write_intended(render_fabric(fabric), out_dir, check=args.check, force=args.force)
+        with paused_gc():
+            rendered = render_fabric(fabric)
+        report = write_intended(rendered, out_dir, check=args.check, force=args.force, with_diffs=args.diff)
     except RenderFolderError as error:
         print(f"gpunet render: {error}", file=sys.stderr)
         return EXIT_INVALID
