@@ -22,6 +22,7 @@ from gpunet.model.play_inventory import play_raw_inventory
 from gpunet.render import render_fabric, write_intended
 from gpunet.render.intended import WriteReport
 from gpunet.render.manifest import RenderFolderError
+from gpunet.render.reuse import RenderReuse
 
 ARGUMENTS = {
     "out_dir": {"type": "path", "required": False},
@@ -67,8 +68,9 @@ class ActionModule(ActionBase):
         default_out = Path(self._loader.get_basedir()).parent / "intended" / fabric.name
         out_dir = Path(arguments["out_dir"] or default_out)
         try:
+            reuse = None if self._task.check_mode else RenderReuse(out_dir)
             with paused_gc():
-                rendered = render_fabric(fabric)
+                rendered = render_fabric(fabric, reuse)
             report = write_intended(
                 rendered,
                 out_dir,
@@ -76,6 +78,8 @@ class ActionModule(ActionBase):
                 force=arguments["force"],
                 with_diffs=bool(self._task.diff),
             )
+            if reuse is not None:
+                reuse.flush()
         except RenderFolderError as error:
             result.update(failed=True, changed=False, msg=str(error))
             return result

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from typing import Any
 import yaml
 
 import gpunet
+from gpunet.cachedir import cache_file, write_atomically
 
 CACHE_ENV = "GPUNET_PARSE_CACHE"
 # Anything that changes how text becomes values invalidates every entry.
@@ -70,27 +69,12 @@ class ParseCache:
             data = marshal.dumps((FORMAT, self._used))
         except ValueError:  # a value marshal cannot store; not worth caching
             return
-        try:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, self.path)
-        except OSError:
-            return  # a read-only home or a full disk costs speed, not correctness
+        write_atomically(self.path, data)
 
 
 def cache_for(source: Path) -> ParseCache:
     """The cache of `source` (an inventory folder or file), or an inactive one when turned off."""
-    setting = os.environ.get(CACHE_ENV, "")
-    if setting.lower() in ("off", "0", "false", "no"):
-        return ParseCache(None)
-    if setting:
-        root = Path(setting)
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpunet" / "inventory"
-    name = hashlib.blake2b(str(source.absolute()).encode(), digest_size=16).hexdigest()
-    return ParseCache(root / f"{name}.marshal")
+    return ParseCache(cache_file("inventory", CACHE_ENV, str(source.absolute())))
 
 
 def _read(path: Path) -> dict[bytes, Any]:

@@ -12,7 +12,9 @@ from gpunet.design import design_switch
 from gpunet.grammar import grammar_for
 from gpunet.model.fabric import Fabric, Switch
 from gpunet.platforms import get_platform
+from gpunet.progress import progress
 from gpunet.render.canonical import canonical_json
+from gpunet.render.reuse import RenderReuse
 
 # Package data (gpunet/templates/switch/), so a wheel renders exactly as a checkout does.
 TEMPLATES_PACKAGE = ("gpunet", "templates/switch")
@@ -28,18 +30,33 @@ class RenderedSwitch:
     summary: str  # human summary (<switch>.md)
 
 
-def render_fabric(fabric: Fabric) -> dict[str, RenderedSwitch]:
-    """Every switch of the fabric, by name (sorted)."""
-    return {name: render_switch(fabric, fabric.switches[name]) for name in sorted(fabric.switches)}
+def render_fabric(fabric: Fabric, reuse: RenderReuse | None = None) -> dict[str, RenderedSwitch]:
+    """Every switch of the fabric, by name (sorted). With `reuse`, a switch whose inputs are those
+    of the last render into that folder keeps its files from disk (see reuse.py)."""
+    names = sorted(fabric.switches)
+    return {
+        name: render_switch(fabric, fabric.switches[name], reuse)
+        for name in progress(names, "rendering: switch")
+    }
 
 
-def render_switch(fabric: Fabric, switch: Switch) -> RenderedSwitch:
+def render_switch(fabric: Fabric, switch: Switch, reuse: RenderReuse | None = None) -> RenderedSwitch:
     structured = design_switch(fabric, switch)
     platform = get_platform(switch.platform)
-    config = _environment().get_template(f"{platform.template_folder}/{CONFIG_TEMPLATE}").render(structured)
-    if grammar_for(platform.name).kind == "document":
-        config = canonical_json(config)
-    summary = _environment().get_template(SUMMARY_TEMPLATE).render(structured)
+    kind = grammar_for(platform.name).kind
+    key = reuse.input_digest(structured, kind) if reuse is not None else None
+    previous = reuse.previous(switch.name, key) if reuse is not None else None
+    if previous is not None:
+        config, summary = previous
+    else:
+        config = (
+            _environment().get_template(f"{platform.template_folder}/{CONFIG_TEMPLATE}").render(structured)
+        )
+        if kind == "document":
+            config = canonical_json(config)
+        summary = _environment().get_template(SUMMARY_TEMPLATE).render(structured)
+    if reuse is not None:
+        reuse.record(switch.name, key, config, summary)
     return RenderedSwitch(name=switch.name, platform=platform.name, config=config, summary=summary)
 
 
