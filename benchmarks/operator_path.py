@@ -6,12 +6,15 @@ Run: .venv/bin/python benchmarks/operator_path.py [--gpus 8192 16384 32768 65536
 
 For each GPU count: `gpunet plan --gpus N --switch-radix R --write-inventory DIR` writes an
 inventory folder; then, as separate processes exactly as a user runs them, `gpunet inventory
-check -i DIR`, `gpunet render -i DIR --out ...` from nothing and again with nothing changed, and
-with --playbooks `ansible-playbook` of benchmarks/noop_play.yml (the baseline: same inventory, no
-work), playbooks/preflight.yml and playbooks/render.yml. Each step's wall time and peak memory
-(the child's maximum resident set, from wait4) go into one Markdown table. The default sweep is
+check -i DIR` with no parse cache and again, `gpunet render -i DIR --out ...` from nothing and
+again with nothing changed, and with --playbooks `ansible-playbook` of benchmarks/noop_play.yml
+(the baseline: same inventory, no work), playbooks/preflight.yml and playbooks/render.yml. Each
+step's wall time and peak memory (the child's maximum resident set, from wait4) go into one
+Markdown table. The default sweep is
 1,024 to 8,192 hosts of 8 GPUs and 8 NICs; 65,536 GPUs is the issue's target fabric (about 2,560
-switches). GPUNET_INVENTORY_LOADER=ansible in the environment measures Ansible's loader instead.
+switches). Each fabric starts with empty parse and render caches of its own (under the work folder),
+so the first check reads every file. GPUNET_INVENTORY_LOADER=ansible in the environment measures
+Ansible's loader instead.
 """
 
 from __future__ import annotations
@@ -39,9 +42,16 @@ class Step:
     ok: bool
 
 
-def run_step(name: str, command: list[str]) -> Step:
-    """Run `command` from the project root; wall time and the child's own peak RSS."""
-    env = {**os.environ, "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1"}
+def run_step(name: str, command: list[str], caches: Path) -> Step:
+    """Run `command` from the project root; wall time and the child's own peak RSS. `caches` holds
+    this fabric's parse and render caches (gpunet.cachedir), fresh for each fabric."""
+    env = {
+        **os.environ,
+        "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"),
+        "ANSIBLE_NOCOLOR": "1",
+        "GPUNET_PARSE_CACHE": str(caches / "inventory"),
+        "GPUNET_RENDER_CACHE": str(caches / "render"),
+    }
     start = time.perf_counter()
     with open(os.devnull, "w") as sink:
         process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=sink, stderr=subprocess.PIPE)
@@ -60,9 +70,15 @@ def measure(gpus: int, radix: int, work: Path, playbooks: bool) -> tuple[int, in
     intended = work / f"intended-{gpus}"
     shutil.rmtree(inventory, ignore_errors=True)
     shutil.rmtree(intended, ignore_errors=True)
+    caches = work / f"caches-{gpus}"
+    shutil.rmtree(caches, ignore_errors=True)
     gpunet = str(BIN / "gpunet")
+
+    def step(name: str, command: list[str]) -> Step:
+        return run_step(name, command, caches)
+
     steps = [
-        run_step(
+        step(
             "plan --write-inventory",
             [
                 gpunet,
@@ -75,9 +91,10 @@ def measure(gpus: int, radix: int, work: Path, playbooks: bool) -> tuple[int, in
                 str(inventory),
             ],
         ),
-        run_step("inventory check", [gpunet, "inventory", "check", "-i", str(inventory)]),
-        run_step("render, from nothing", [gpunet, "render", "-i", str(inventory), "--out", str(intended)]),
-        run_step("render, nothing changed", [gpunet, "render", "-i", str(inventory), "--out", str(intended)]),
+        step("inventory check, first read (no cache)", [gpunet, "inventory", "check", "-i", str(inventory)]),
+        step("inventory check, again", [gpunet, "inventory", "check", "-i", str(inventory)]),
+        step("render, from nothing", [gpunet, "render", "-i", str(inventory), "--out", str(intended)]),
+        step("render, nothing changed", [gpunet, "render", "-i", str(inventory), "--out", str(intended)]),
     ]
     if playbooks:
         playbook = str(BIN / "ansible-playbook")
@@ -90,7 +107,7 @@ def measure(gpus: int, radix: int, work: Path, playbooks: bool) -> tuple[int, in
                 ["-e", f"render_out_dir={intended}"],
             ),
         ):
-            steps.append(run_step(name, [playbook, path, "-i", str(inventory), *extra]))
+            steps.append(step(name, [playbook, path, "-i", str(inventory), *extra]))
     files = sum(1 for path in inventory.rglob("*") if path.is_file())
     switches = sum(1 for path in intended.glob("*.cfg"))
     return gpus // GPUS_PER_HOST, switches, files, steps

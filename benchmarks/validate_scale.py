@@ -3,6 +3,8 @@ report is: a report, never a pass/fail test.
 
 Run: .venv/bin/python benchmarks/validate_scale.py [--hosts 64 512 4096] [--work DIR]
 
+With --work, an artifact set written by an earlier run with the same generator is reused.
+
 For each size: `gpunet plan --gpus 8*H --write-inventory` writes an inventory (8 NICs per host),
 the artifacts generator of tests/fixtures/artifacts writes every tool's recorded output for every
 host, pair, NCCL run and switch of that fabric's collection plan (one host's rail-2 NIC trained at
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import os
 import shutil
 import subprocess
@@ -33,6 +36,27 @@ from gpunet.validate.report import FORMATS  # noqa: E402
 
 BIN = Path(sys.executable).parent
 NICS_PER_HOST = 8
+
+
+# What the artifact set depends on; a folder whose stamp matches is reused, not written again.
+STAMP_NAME = ".benchmark-stamp"
+
+
+def artifacts_stamp(hosts: int) -> str:
+    generator = Path(generate.__file__).read_bytes()
+    return f"hosts={hosts} generator={hashlib.blake2b(generator, digest_size=8).hexdigest()}\n"
+
+
+def cached_artifacts(hosts: int, work: Path) -> tuple[Path, bool]:
+    """The artifacts of `hosts` under `work`, written unless a complete set with the same stamp is
+    there already (the 4,096-host set is 200,000 files: minutes to write on a loaded machine)."""
+    artifacts = work / f"artifacts-{hosts}"
+    stamp = artifacts / STAMP_NAME
+    if stamp.is_file() and stamp.read_text() == artifacts_stamp(hosts):
+        return artifacts, True
+    write_artifacts(hosts, work)
+    stamp.write_text(artifacts_stamp(hosts))
+    return artifacts, False
 
 
 def write_artifacts(hosts: int, work: Path) -> Path:
@@ -90,9 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     print("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     for hosts in args.hosts:
         start = time.perf_counter()
-        artifacts = write_artifacts(hosts, work)
-        files = sum(1 for path in artifacts.rglob("*") if path.is_file())
-        print(f"<!-- {hosts} hosts: artifacts written in {time.perf_counter() - start:.0f} s -->", flush=True)
+        artifacts, reused = cached_artifacts(hosts, work)
+        files = sum(1 for path in artifacts.rglob("*") if path.is_file()) - 1  # not the stamp
+        done = "reused from an earlier run" if reused else f"written in {time.perf_counter() - start:.0f} s"
+        print(f"<!-- {hosts} hosts: artifacts {done} -->", flush=True)
         for report_format in FORMATS:
             output = work / f"report-{hosts}.{report_format}"
             seconds, peak, size, lines = run_report(artifacts, report_format, output)

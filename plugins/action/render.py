@@ -15,6 +15,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
 try:
+    from gpunet.gcpause import paused_gc
     from gpunet.model.check import CheckResult, check_raw
     from gpunet.model.errors import InventoryInvalidError
     from gpunet.model.loader import load_inventory
@@ -22,6 +23,7 @@ try:
     from gpunet.render import render_fabric, write_intended
     from gpunet.render.intended import WriteReport
     from gpunet.render.manifest import RenderFolderError
+    from gpunet.render.reuse import RenderReuse
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
 else:
@@ -72,9 +74,18 @@ class ActionModule(ActionBase):
         fabric = check.fabric
         out_dir = Path(arguments["out_dir"] or default_out_dir(Path(self._loader.get_basedir()), fabric.name))
         try:
+            reuse = None if self._task.check_mode else RenderReuse(out_dir)
+            with paused_gc():
+                rendered = render_fabric(fabric, reuse)
             report = write_intended(
-                render_fabric(fabric), out_dir, check=bool(self._task.check_mode), force=arguments["force"]
+                rendered,
+                out_dir,
+                check=bool(self._task.check_mode),
+                force=arguments["force"],
+                with_diffs=bool(self._task.diff),
             )
+            if reuse is not None:
+                reuse.flush()
         except RenderFolderError as error:
             result.update(failed=True, changed=False, msg=str(error))
             return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpunet.gcpause import paused_gc
 from gpunet.model.build import RawInventory, build_fabric
 from gpunet.model.errors import InventoryInvalidError, Problem
 from gpunet.model.fabric import Fabric
@@ -41,14 +42,17 @@ class CheckResult:
 
 def check_raw(raw: RawInventory) -> CheckResult:
     try:
-        return CheckResult(fabric=build_fabric(raw), skipped_files=raw.skipped_files)
+        with paused_gc():
+            fabric = build_fabric(raw)
+        return CheckResult(fabric=fabric, skipped_files=raw.skipped_files)
     except InventoryInvalidError as error:
         return CheckResult(fabric=None, problems=error.problems, skipped_files=raw.skipped_files)
 
 
 def check_inventory(source: str | Path, vault_password_file: str | Path | None = None) -> CheckResult:
     try:
-        raw = load_inventory(source, vault_password_file)
+        with paused_gc():
+            raw = load_inventory(source, vault_password_file)
     except InventoryInvalidError as error:
         return CheckResult(fabric=None, problems=error.problems)
     return check_raw(raw)

@@ -29,6 +29,7 @@ file Ansible would reject (its error message is the one the operator should see)
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -42,6 +43,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpunet.model.limit import hosts_matching
+from gpunet.model.parse_cache import ParseCache, cache_for
 from gpunet.progress import progress
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -132,7 +134,7 @@ def read_folder(
     """
     _require_default_configuration()
     files = _inventory_files(source)
-    reader = _FileReader(vault)
+    reader = _FileReader(vault, cache_for(source))
     groups: dict[str, Group] = {"all": Group("all"), "ungrouped": Group("ungrouped", depth=1)}
     _add_child(groups, "all", "ungrouped")
     host_vars: dict[str, dict[str, Any]] = {}
@@ -181,6 +183,7 @@ def read_folder(
         merged.update(reader.read_vars(basedir / "host_vars", host))
         variables[host] = merged
         host_groups[host] = [g.name for g in sorted_groups]
+    reader.cache.flush()
     return FolderInventory(
         groups=ordered_groups,
         host_groups=host_groups,
@@ -364,8 +367,9 @@ def _descendant_hosts(groups: dict[str, Group], name: str) -> list[str]:
 class _FileReader:
     """Parses each variables file once (a group_vars file is shared by every host in the group)."""
 
-    def __init__(self, vault: Any | None) -> None:
+    def __init__(self, vault: Any | None, cache: ParseCache) -> None:
         self.vault = vault
+        self.cache = cache
         self.skipped_files: set[str] = set()
         self.has_jinja = False
         self._parsed: dict[Path, Any] = {}
@@ -399,11 +403,15 @@ class _FileReader:
                 self.skipped_files.add(str(path))
                 return {}
             raw = self._decrypt(raw, path)
+            # Decrypted secrets are never written to the parse cache.
+            load = _load_yaml
+        else:
+            load = functools.partial(self.cache.parse, raw, parse=_load_yaml)
         text = raw.decode("utf-8")
         try:
-            data = json.loads(text) if text.lstrip()[:1] in ("{", "[") else _load_yaml(text)
+            data = json.loads(text) if text.lstrip()[:1] in ("{", "[") else load(text)
         except ValueError:
-            data = _load_yaml(text)
+            data = load(text)
         if any(marker in text for marker in JINJA_MARKERS):
             data = _trust_templates(data)
             self.has_jinja = True

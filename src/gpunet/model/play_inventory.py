@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from gpunet.gcpause import paused_gc
 from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var
 from gpunet.model.folder_inventory import FolderInventory, Unhandled, read_folder
 from gpunet.model.loader import LOADER_ENV
@@ -28,7 +29,8 @@ def play_raw_inventory(task_vars: Mapping[str, Any], loader: Any) -> RawInventor
     hostvars = task_vars.get("hostvars", {})
     known_role_vars = role_variables()
     wanted = list(dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, [])))
-    folder = _fast_folder(task_vars, loader, groups)
+    with paused_gc():
+        folder = _fast_folder(task_vars, loader, groups)
     if folder is not None:
         own_vars = {name: _model_vars(folder, name, known_role_vars) for name in wanted}
         samples = [group[0] for group in (groups.get(GPU_GROUP), groups.get(SWITCH_GROUP)) if group]

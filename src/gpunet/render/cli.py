@@ -6,10 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from gpunet.gcpause import paused_gc
 from gpunet.model.check import check_inventory
 from gpunet.render.intended import WriteReport, write_intended
 from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError
 from gpunet.render.renderer import render_fabric
+from gpunet.render.reuse import RenderReuse
 
 # 1 is gpunet's own bug (gpunet.cli) and 2 bad input or usage: stale needs a code of its own.
 EXIT_OK = 0
@@ -56,7 +58,13 @@ def run_render(args: argparse.Namespace) -> int:
     fabric = result.fabric
     out_dir = args.out or INTENDED_ROOT / fabric.name
     try:
-        report = write_intended(render_fabric(fabric), out_dir, check=args.check, force=args.force)
+        # Reuse last render's files only when writing: --check always prints afresh.
+        reuse = None if args.check else RenderReuse(out_dir)
+        with paused_gc():
+            rendered = render_fabric(fabric, reuse)
+        report = write_intended(rendered, out_dir, check=args.check, force=args.force, with_diffs=args.diff)
+        if reuse is not None:
+            reuse.flush()
     except RenderFolderError as error:
         print(f"gpunet render: {error}", file=sys.stderr)
         return EXIT_INVALID

@@ -42,9 +42,17 @@ def expected_files(rendered: Mapping[str, RenderedSwitch]) -> dict[str, str]:
 
 
 def write_intended(
-    rendered: Mapping[str, RenderedSwitch], out_dir: str | Path, *, check: bool = False, force: bool = False
+    rendered: Mapping[str, RenderedSwitch],
+    out_dir: str | Path,
+    *,
+    check: bool = False,
+    force: bool = False,
+    with_diffs: bool = True,
 ) -> WriteReport:
     """Compare (and unless `check`, write) the rendered files under `out_dir`.
+
+    `with_diffs=False` leaves `WriteReport.diffs` empty: a diff of every file of a fabric rendered
+    from nothing costs seconds that nobody reads without `--diff`.
 
     Files of switches that left the inventory are reported as extra and, when writing, removed, if
     the manifest lists them unedited. Raises RenderFolderError, before writing anything, when
@@ -53,7 +61,7 @@ def write_intended(
     out = Path(out_dir)
     wanted = expected_files(rendered)
     report = WriteReport(out_dir=out)
-    _classify_existing(out, wanted, report, force=force)
+    _classify_existing(out, wanted, report, force=force, with_diffs=with_diffs)
     to_write: dict[str, str] = {}
     for file_name, content in sorted(wanted.items()):
         path = out / file_name
@@ -62,7 +70,8 @@ def write_intended(
             report.unchanged.append(file_name)
             continue
         (report.missing if old is None else report.changed).append(file_name)
-        report.diffs[file_name] = _diff(file_name, old or "", content)
+        if with_diffs:
+            report.diffs[file_name] = _diff(file_name, old or "", content)
         to_write[file_name] = content
     manifest = manifest_text(wanted)
     manifest_path = out / MANIFEST_NAME
@@ -90,7 +99,9 @@ def _apply(out: Path, to_write: Mapping[str, str], to_remove: list[str]) -> None
         ) from None
 
 
-def _classify_existing(out: Path, wanted: Mapping[str, str], report: WriteReport, *, force: bool) -> None:
+def _classify_existing(
+    out: Path, wanted: Mapping[str, str], report: WriteReport, *, force: bool, with_diffs: bool
+) -> None:
     """Sort what is already in `out` into gpunet's left-overs and other people's files."""
     if out.exists() and not out.is_dir():
         raise RenderFolderError(f"{out}: is not a folder; give --out a folder (it is created if missing)")
@@ -116,7 +127,8 @@ def _classify_existing(out: Path, wanted: Mapping[str, str], report: WriteReport
         content = path.read_text(errors="replace")
         if digest(content) == recorded:
             report.extra.append(name)
-            report.diffs[name] = _diff(name, content, "")
+            if with_diffs:
+                report.diffs[name] = _diff(name, content, "")
         else:
             report.edited.append(name)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from gpunet.progress import progress
 from gpunet.validate.artifacts import Artifacts
 from gpunet.validate.checks import CHECKS, Catalog, load_catalog
 from gpunet.validate.checks.traffic import PairBandwidth, PairMeasurement, bandwidth_matrix
@@ -31,7 +32,7 @@ def judge(folder: Path, catalog: Catalog | None = None, limit: set[str] | None =
     manifest = replace(manifest, thresholds=catalog.thresholds(manifest.thresholds))
     artifacts = Artifacts(folder, manifest)
     results: list[Result] = []
-    for name in catalog.checks:
+    for name in progress(list(catalog.checks), "judging: check"):
         results.extend(_run_check(name, artifacts))
     results = collapse_unreachable(results, unreachable_hosts(folder, manifest), manifest)
     results = add_not_checked(results, manifest, catalog.checks)

@@ -1,0 +1,39 @@
+"""Where gpunet keeps what it may recompute at any time (parsed inventory files, render inputs).
+
+One folder per kind under `$XDG_CACHE_HOME/gpunet/` (default `~/.cache/gpunet/`), created private
+to the user. Each kind has its own environment variable: `off` turns it off, a folder moves it.
+Deleting the folder is always safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+OFF = ("off", "0", "false", "no")
+
+
+def cache_file(kind: str, env: str, key: str) -> Path | None:
+    """The cache file of `key` (e.g. a folder's absolute path) for `kind`, or None when `env` is off."""
+    setting = os.environ.get(env, "")
+    if setting.lower() in OFF:
+        return None
+    if setting:
+        root = Path(setting)
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpunet" / kind
+    return root / f"{hashlib.blake2b(key.encode(), digest_size=16).hexdigest()}.marshal"
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` in one step; a read-only home or a full disk costs speed only."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        return
