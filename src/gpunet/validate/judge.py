@@ -32,8 +32,9 @@ def judge(folder: Path, catalog: Catalog | None = None, limit: set[str] | None =
     manifest = replace(manifest, thresholds=catalog.thresholds(manifest.thresholds))
     artifacts = Artifacts(folder, manifest)
     results: list[Result] = []
-    for name in progress(list(catalog.checks), "judging: check"):
+    for index, name in enumerate(progress(list(catalog.checks), "judging: check")):
         results.extend(_run_check(name, artifacts))
+        artifacts.keep_only(_tools_read_after(catalog.checks[index + 1 :]))
     results = collapse_unreachable(results, unreachable_hosts(folder, manifest), manifest)
     results = add_not_checked(results, manifest, catalog.checks)
     try:
@@ -41,6 +42,11 @@ def judge(folder: Path, catalog: Catalog | None = None, limit: set[str] | None =
     except Exception:  # the heatmap is decoration; its pairs' verdicts are already in results
         matrix = []
     return Verdict(results, manifest, matrix, folder)
+
+
+def _tools_read_after(checks: list[str]) -> set[str]:
+    """The tools the remaining checks read, and perftest for the pair matrix built last."""
+    return {"perftest"}.union(*(CHECKS[name].commands for name in checks))
 
 
 def _run_check(name: str, artifacts: Artifacts) -> list[Result]:

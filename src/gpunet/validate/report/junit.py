@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from itertools import groupby
 
 from gpunet.validate.judge import Verdict
+from gpunet.validate.report.json_report import PRETTY_MAX_RESULTS
 from gpunet.validate.results import Status, counts
 
 
@@ -44,5 +45,6 @@ def render_junit(verdict: Verdict) -> str:
                 ET.SubElement(case, "skipped", message=result.message)
             else:
                 ET.SubElement(case, "system-out").text = detail
-    ET.indent(root)
+    if len(verdict.results) <= PRETTY_MAX_RESULTS:  # indented for a reader; beyond, it only adds size
+        ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
