@@ -63,7 +63,10 @@ def parse_show_queue_counters(text: str) -> dict[str, Any]:
     queues: list[dict[str, Any]] = []
     seen_header = reading = False
     seen: set[tuple[str, str]] = set()
-    for line in content_lines(text):
+    # The largest capture of a fabric (a row per port and queue: 2,048 per 64-port switch), so the
+    # loop is kept lean: split lines as they are (trailing blanks change no token) and plain digit
+    # counts read directly, the rest through `number`.
+    for line in text.splitlines():
         if "TxQ" in line and "Drop/pkts" in line:
             seen_header = reading = True
             continue
@@ -79,10 +82,10 @@ def parse_show_queue_counters(text: str) -> dict[str, Any]:
                 {
                     "port": port,
                     "queue": queue,
-                    "counter_pkts": number(pkts),
-                    "counter_bytes": number(octets),
-                    "drop_pkts": number(drop_pkts),
-                    "drop_bytes": number(drop_bytes),
+                    "counter_pkts": int(pkts) if pkts.isdigit() else number(pkts),
+                    "counter_bytes": int(octets) if octets.isdigit() else number(octets),
+                    "drop_pkts": int(drop_pkts) if drop_pkts.isdigit() else number(drop_pkts),
+                    "drop_bytes": int(drop_bytes) if drop_bytes.isdigit() else number(drop_bytes),
                 }
             )
     if not seen_header:
