@@ -41,6 +41,11 @@ def progress(
             out.flush()
 
 
+def shown_on_terminal(stream: TextIO | None = None) -> bool:
+    """Whether progress written to `stream` (default stderr) would be shown: stdout and it are TTYs."""
+    return _interactive(stream or sys.stderr)
+
+
 def _interactive(stream: TextIO) -> bool:
     return sys.stdout.isatty() and stream.isatty()
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from gpunet.progress import shown_on_terminal
 
 # The playbooks and roles are not package data (they ship with the checkout and the collection):
 # they are found in GPUNET_PROJECT_DIR, else in the folder gpunet-validate runs in.
@@ -49,11 +52,7 @@ def run_verify_playbook(
     private_data_dir = artifacts / ".runner"
     private_data_dir.mkdir(parents=True, exist_ok=True)
     unreachable: dict[str, str] = {}
-
-    def on_event(event: dict[str, Any]) -> bool:
-        note_unreachable(event, unreachable)
-        return True if quiet else _show_progress(event)
-
+    on_event = event_handler(unreachable, show=not quiet and shown_on_terminal())
     runner = ansible_runner.run(
         private_data_dir=str(private_data_dir),
         project_dir=str(project),
@@ -68,6 +67,17 @@ def run_verify_playbook(
     )
     write_unreachable(artifacts, unreachable)
     return int(runner.rc)
+
+
+def event_handler(unreachable: dict[str, str], show: bool) -> Callable[[dict[str, Any]], bool]:
+    """ansible-runner's event callback: note unreachable hosts always; print plays, tasks and
+    host outcomes on stderr only when `show` (a terminal, not --quiet), like every progress line."""
+
+    def on_event(event: dict[str, Any]) -> bool:
+        note_unreachable(event, unreachable)
+        return _show_progress(event) if show else True
+
+    return on_event
 
 
 def note_unreachable(event: dict[str, Any], unreachable: dict[str, str]) -> None:
