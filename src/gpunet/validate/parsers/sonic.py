@@ -63,6 +63,7 @@ def parse_show_queue_counters(text: str) -> dict[str, Any]:
     queues: list[dict[str, Any]] = []
     seen_header = reading = False
     seen: set[tuple[str, str]] = set()
+    ports: dict[str, bool] = {}  # name -> a port's name: each port has a row per queue
     # The largest capture of a fabric (a row per port and queue: 2,048 per 64-port switch), so the
     # loop is kept lean: split lines as they are (trailing blanks change no token) and plain digit
     # counts read directly, the rest through `number`.
@@ -73,7 +74,7 @@ def parse_show_queue_counters(text: str) -> dict[str, Any]:
         tokens = line.split()
         if _is_other_header(tokens):
             reading = False
-        elif seen_header and reading and len(tokens) == 6 and _PORT.match(tokens[0]):
+        elif seen_header and reading and len(tokens) == 6 and _is_port(tokens[0], ports):
             port, queue, pkts, octets, drop_pkts, drop_bytes = tokens
             if (port, queue) in seen:
                 raise ParseError(f"{port} {queue} is listed twice (a duplicated capture)")
@@ -108,6 +109,13 @@ def parse_show_ecn(text: str) -> dict[str, Any]:
     if not profiles:
         raise ParseError("no 'Profile:' block found: not `show ecn` output")
     return {"profiles": profiles}
+
+
+def _is_port(name: str, known: dict[str, bool]) -> bool:
+    found = known.get(name)
+    if found is None:
+        found = known[name] = bool(_PORT.match(name))
+    return found
 
 
 def _is_other_header(tokens: list[str]) -> bool:

@@ -184,8 +184,8 @@ def pair_view_svg(pairs: list[PairMeasurement], manifest: Manifest, threshold: f
     if not pairs:
         return "<p>No pair tests were scheduled.</p>"
     worst = worst_share_per_nic(pairs, manifest)
-    hosts = [name for name in manifest.hosts if any((name, rail) in worst for rail in _rails(manifest))]
-    rails = _rails(manifest)
+    rails = _rails(manifest)  # once: it walks every NIC of the fabric (was once per host)
+    hosts = [name for name in manifest.hosts if any((name, rail) in worst for rail in rails)]
     cell = max(8, min(28, (VIEW_WIDTH - RAIL_LABEL) // max(1, len(hosts))))
     per_band = max(1, (VIEW_WIDTH - RAIL_LABEL) // cell)
     bands = [hosts[i : i + per_band] for i in range(0, len(hosts), per_band)]
