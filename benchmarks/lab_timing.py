@@ -5,14 +5,16 @@ Run: .venv/bin/python benchmarks/lab_timing.py [--keep]
 Tears down any lab in this checkout, then times `gpunet lab up` (images cached after the first
 run), `ansible-playbook site.yml` twice (first deploy, then the idempotent re-run),
 `gpunet-validate`, a second `gpunet lab up` (nothing to do) and `gpunet lab down`, and prints a
-Markdown table with each phase's wall time and exit code. The base image build is timed only
-when the image is missing (about 90 s on 2 cores).
+Markdown table with each phase's wall time and exit code, the ratio of the second run to the
+first, the load average at each run and the slowest tasks of both runs (ansible.posix.profile_tasks).
+The base image build is timed only when the image is missing (about 90 s on 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -22,16 +24,39 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def timed(command: list[str]) -> tuple[float, int]:
+PROFILE_TASKS_COUNT = 10
+# profile_tasks' summary lines: "role : task name ------------------------- 12.34s"
+PROFILE_LINE = re.compile(r"^(?P<task>.+?) -{3,} (?P<seconds>\d+\.\d+)s$")
+# PLAY RECAP lines: "gpu01 : ok=42 changed=0 unreachable=0 ..."
+CHANGED = re.compile(r"^\S+\s+:\s+ok=\d+\s+changed=(?P<changed>\d+)")
+
+
+def timed(command: list[str]) -> tuple[float, int, str]:
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
         "CONTAINERS_CONF": str(REPO_ROOT / "molecule" / "containers.conf"),
         "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"),
+        # Only ansible-playbook reads these: the summary of the slowest tasks at the end of a run.
+        "ANSIBLE_CALLBACKS_ENABLED": "ansible.posix.profile_tasks",
+        "PROFILE_TASKS_TASK_OUTPUT_LIMIT": str(PROFILE_TASKS_COUNT),
     }
     started = time.monotonic()
     done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False)
-    return time.monotonic() - started, done.returncode
+    return time.monotonic() - started, done.returncode, done.stdout
+
+
+def slowest_tasks(stdout: str) -> list[tuple[str, float]]:
+    """The task summary profile_tasks prints after the play recap, slowest first."""
+    _, _, recap = stdout.rpartition("PLAY RECAP")
+    found = (PROFILE_LINE.match(line.strip()) for line in recap.splitlines())
+    return [(match["task"], float(match["seconds"])) for match in found if match]
+
+
+def changed_tasks(stdout: str) -> int:
+    """Tasks reported changed, summed over the hosts of every PLAY RECAP (0 on an idempotent run)."""
+    found = (CHANGED.match(line.strip()) for line in stdout.splitlines())
+    return sum(int(match["changed"]) for match in found if match)
 
 
 def main() -> int:
@@ -54,11 +79,23 @@ def main() -> int:
         phases.append(("lab down", ["gpunet", "lab", "down"]))
     print("| phase | wall time (s) | exit code |\n| --- | ---: | ---: |")
     total = 0.0
+    site_runs: dict[str, tuple[float, str]] = {}
+    loads: list[str] = []
     for name, command in phases:
-        seconds, rc = timed(command)
+        load = os.getloadavg()[0]
+        seconds, rc, stdout = timed(command)
         total += seconds
         print(f"| {name} | {seconds:.1f} | {rc} |", flush=True)
+        if command[0] == "ansible-playbook":
+            site_runs[name] = (seconds, stdout)
+            loads.append(f"{name}: {load:.1f} at start, {os.getloadavg()[0]:.1f} at end")
     print(f"| total | {total:.1f} | |")
+    (first, _), (second, _) = site_runs.values()
+    print(f"\nsecond site.yml / first: {second / first:.2f}; load average (1 min): {'; '.join(loads)}")
+    for name, (_, stdout) in site_runs.items():
+        print(f"\nslowest tasks, {name} (changed: {changed_tasks(stdout)}):\n\n| task | s |\n| --- | ---: |")
+        for task, task_seconds in slowest_tasks(stdout):
+            print(f"| {task} | {task_seconds:.2f} |")
     print(f"\n{os.cpu_count()} CPUs; validation artifacts in {artifacts}")
     return 0
 
