@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from gpunet.validate.judge import Verdict
-from gpunet.validate.report.html import render_html
-from gpunet.validate.report.json_report import render_json
-from gpunet.validate.report.junit import render_junit
-from gpunet.validate.report.markdown import render_markdown
-from gpunet.validate.report.table import render_table
+if TYPE_CHECKING:
+    from gpunet.validate.judge import Verdict
 
-RENDERERS: dict[str, Callable[[Verdict], str]] = {
-    "table": render_table,
-    "json": render_json,
-    "junit": render_junit,
-    "markdown": render_markdown,
-    "html": render_html,
+# Format -> (module in this package, its function). A format's module is imported when it is
+# used: gpunet-node-check reaches report.prometheus through this package on GPU nodes, whose own
+# Python has none of the HTML/JSON/table renderers' libraries (orjson, rich), and needs none of them.
+RENDERERS: dict[str, tuple[str, str]] = {
+    "table": ("table", "render_table"),
+    "json": ("json_report", "render_json"),
+    "junit": ("junit", "render_junit"),
+    "markdown": ("markdown", "render_markdown"),
+    "html": ("html", "render_html"),
 }
 FORMATS = tuple(RENDERERS)
 
@@ -30,6 +30,8 @@ def render(
     failures_only: bool = False,
 ) -> str:
     """`width`, `color` and `failures_only` shape the terminal table; other formats ignore them."""
+    module_name, function_name = RENDERERS[report_format]
+    renderer = getattr(import_module(f"{__name__}.{module_name}"), function_name)
     if report_format == "table":
-        return render_table(verdict, width=width, color=color, failures_only=failures_only)
-    return RENDERERS[report_format](verdict)
+        return renderer(verdict, width=width, color=color, failures_only=failures_only)
+    return renderer(verdict)

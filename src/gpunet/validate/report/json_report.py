@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+import orjson
+
 from gpunet.validate.judge import Verdict
 from gpunet.validate.results import counts, exit_code
 
@@ -26,9 +28,5 @@ def render_json(verdict: Verdict) -> str:
         "results": verdict.results,
         "pairs": verdict.pairs,
     }
-    # Imported here: gpunet-node-check runs under the GPU node's own Python, which has no orjson,
-    # and reaches report.prometheus through this package's __init__.
-    import orjson
-
     option = orjson.OPT_INDENT_2 if len(verdict.results) <= PRETTY_MAX_RESULTS else 0
     return orjson.dumps(document, option=option).decode() + "\n"
