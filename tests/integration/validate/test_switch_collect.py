@@ -3,7 +3,9 @@ a switch OS) on 127.0.0.1, then read back by the validation parsers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,23 +34,36 @@ def switch_for(platform: str, port: int) -> Switch:
     return Switch(f"sim-{platform}", platform, "leaf", "127.0.0.1", port, (), mgmt_user="admin")
 
 
-@pytest.mark.parametrize(("platform", "port_name", "pfc_rx"), PLATFORMS)
-def test_collected_counters_parse_and_move(
-    fleet, tmp_path: Path, platform: str, port_name: str, pfc_rx
-) -> None:
+def collect_around(
+    fleet, tmp_path: Path, platform: str, change: Callable[[Any], None]
+) -> tuple[list, list, Path]:
+    """Start a simulated `platform` switch, collect its show outputs over SSH (host key checked),
+    apply `change` to the simulator's state, collect again: both collections and the switch's folder."""
     simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
     known_hosts = tmp_path / "known_hosts"
     known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
     switch = switch_for(platform, simulated.port)
     options = {"host_key_checking": True, "known_hosts": known_hosts}
     before = collect_switch_show(switch, "pw", "before", tmp_path, **options)
-    first_port = simulated.state.ports[0]
-    fleet.call(lambda: simulated.state.counters[first_port]["rx_pfc"].__setitem__(3, 1520))
+    fleet.call(lambda: change(simulated.state))
     after = collect_switch_show(switch, "pw", "after", tmp_path, **options)
+    return before, after, tmp_path / "switches" / switch.name
+
+
+def parsed(folder: Path, stage: str, tool: str) -> Any:
+    return parse(tool, (folder / stage / f"{tool}.txt").read_text())
+
+
+@pytest.mark.parametrize(("platform", "port_name", "pfc_rx"), PLATFORMS)
+def test_collected_counters_parse_and_move(
+    fleet, tmp_path: Path, platform: str, port_name: str, pfc_rx
+) -> None:
+    before, after, folder = collect_around(
+        fleet, tmp_path, platform, lambda state: state.counters[state.ports[0]]["rx_pfc"].__setitem__(3, 1520)
+    )
     assert len(before) == len(after) == len(SWITCH_COMMANDS[platform])
     tool = next(t for t in SWITCH_COMMANDS[platform] if "pfc" in t and "priority" not in t)
-    parsed_before = parse(tool, (tmp_path / "switches" / switch.name / "before" / f"{tool}.txt").read_text())
-    parsed_after = parse(tool, (tmp_path / "switches" / switch.name / "after" / f"{tool}.txt").read_text())
+    parsed_before, parsed_after = parsed(folder, "before", tool), parsed(folder, "after", tool)
     assert (pfc_rx(parsed_before, port_name), pfc_rx(parsed_after, port_name)) == (0, 1520)
 
 
@@ -98,19 +113,16 @@ def test_queue_drops_and_ecn_marks_are_served_and_move(
     fleet, tmp_path: Path, platform: str, tool: str, counter
 ) -> None:
     """EOS and Junos per-queue counters over SSH from the simulator: they parse and follow the state."""
-    simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
-    known_hosts = tmp_path / "known_hosts"
-    known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
-    switch = switch_for(platform, simulated.port)
-    options = {"host_key_checking": True, "known_hosts": known_hosts}
-    collect_switch_show(switch, "pw", "before", tmp_path, **options)
-    first = simulated.state.ports[0]
-    fleet.call(lambda: simulated.state.counters[first].update(tx_drop=[0, 0, 0, 7, 0, 0, 0, 0]))
-    fleet.call(lambda: simulated.state.counters[first].update(ecn_marked=[0, 0, 0, 7, 0, 0, 0, 0]))
-    collect_switch_show(switch, "pw", "after", tmp_path, **options)
-    folder = tmp_path / "switches" / switch.name
-    before = parse(tool, (folder / "before" / f"{tool}.txt").read_text())
-    after = parse(tool, (folder / "after" / f"{tool}.txt").read_text())
+    seven_on_queue_3 = [0, 0, 0, 7, 0, 0, 0, 0]
+    _, _, folder = collect_around(
+        fleet,
+        tmp_path,
+        platform,
+        lambda state: state.counters[state.ports[0]].update(
+            tx_drop=seven_on_queue_3, ecn_marked=seven_on_queue_3
+        ),
+    )
+    before, after = parsed(folder, "before", tool), parsed(folder, "after", tool)
     assert (counter(before), counter(after)) == (0, 7)
 
 
@@ -143,23 +155,15 @@ def test_per_priority_pfc_views_are_served_and_move(
 ) -> None:
     """EOS watchdog and pause counters, Junos per-priority PFC counters over SSH: they parse and
     follow the state."""
-    simulated = fleet.start(platform, f"sim-{platform}", options=SimOptions(password="pw"))
-    known_hosts = tmp_path / "known_hosts"
-    known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
-    switch = switch_for(platform, simulated.port)
-    options = {"host_key_checking": True, "known_hosts": known_hosts}
-    collect_switch_show(switch, "pw", "before", tmp_path, **options)
-    first = simulated.state.ports[0]
-    fleet.call(lambda: simulated.state.counters[first].update(counters))
-    collect_switch_show(switch, "pw", "after", tmp_path, **options)
-    folder = tmp_path / "switches" / switch.name
-    before = parse(tool, (folder / "before" / f"{tool}.txt").read_text())
-    after = parse(tool, (folder / "after" / f"{tool}.txt").read_text())
+    _, _, folder = collect_around(
+        fleet, tmp_path, platform, lambda state: state.counters[state.ports[0]].update(counters)
+    )
+    before, after = parsed(folder, "before", tool), parsed(folder, "after", tool)
     assert (value(before), value(after)) == (0, 7)
     if platform == "junos":  # `| match` kept only the interface, PFC-block and priority lines
         assert "MAC statistics" not in (folder / "after" / f"{tool}.txt").read_text()
     if platform == "eos":
-        status = parse("eos-show-pfc", (folder / "after" / "eos-show-pfc.txt").read_text())
+        status = parsed(folder, "after", "eos-show-pfc")
         assert status["global_enabled"] is True and set(status["interfaces"]) == {
             "Et1/1",
             "Et2/1",
