@@ -8,9 +8,11 @@ Deleting the folder is always safe.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 OFF = ("off", "0", "false", "no")
 
@@ -25,6 +27,25 @@ def cache_file(kind: str, env: str, key: str) -> Path | None:
     else:
         root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpunet" / kind
     return root / f"{hashlib.blake2b(key.encode(), digest_size=16).hexdigest()}.marshal"
+
+
+def read_records(path: Path, file_format: str) -> dict[Any, Any]:
+    """The dict `write_records` stored at `path` in `file_format`; {} when absent, unreadable or of
+    another format (an older gpunet's), so a bad cache file costs speed only."""
+    try:
+        stored_format, records = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return records if stored_format == file_format and isinstance(records, dict) else {}
+
+
+def write_records(path: Path, file_format: str, records: dict[Any, Any]) -> None:
+    """Store `records` with marshal (plain values only: one it cannot store means no cache)."""
+    try:
+        data = marshal.dumps((file_format, records))
+    except ValueError:
+        return
+    write_atomically(path, data)
 
 
 def write_atomically(path: Path, data: bytes) -> None:

@@ -19,7 +19,6 @@ unreadable or foreign cache file is treated as empty (and rewritten), never as a
 from __future__ import annotations
 
 import hashlib
-import marshal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 import yaml
 
 import gpunet
-from gpunet.cachedir import cache_file, write_atomically
+from gpunet.cachedir import cache_file, read_records, write_records
 
 CACHE_ENV = "GPUNET_PARSE_CACHE"
 # Anything that changes how text becomes values invalidates every entry.
@@ -45,7 +44,7 @@ class ParseCache:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        self._stored = _read(path) if path is not None else {}
+        self._stored = read_records(path, FORMAT) if path is not None else {}
         self._used: dict[bytes, Any] = {}
         self._missed = False
 
@@ -65,23 +64,9 @@ class ParseCache:
         """Write the entries this run used, when any was parsed anew or the stored set differs."""
         if self.path is None or not (self._missed or self._used.keys() != self._stored.keys()):
             return
-        try:
-            data = marshal.dumps((FORMAT, self._used))
-        except ValueError:  # a value marshal cannot store; not worth caching
-            return
-        write_atomically(self.path, data)
+        write_records(self.path, FORMAT, self._used)
 
 
 def cache_for(source: Path) -> ParseCache:
     """The cache of `source` (an inventory folder or file), or an inactive one when turned off."""
     return ParseCache(cache_file("inventory", CACHE_ENV, str(source.absolute())))
-
-
-def _read(path: Path) -> dict[bytes, Any]:
-    try:
-        stored_format, entries = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if stored_format != FORMAT or not isinstance(entries, dict):
-        return {}
-    return entries

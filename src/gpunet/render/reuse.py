@@ -13,7 +13,6 @@ printing them when the input digest is the same and both files still have the re
 from __future__ import annotations
 
 import hashlib
-import marshal
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from gpunet.cachedir import cache_file, write_atomically
+from gpunet.cachedir import cache_file, read_records, write_records
 from gpunet.render.manifest import digest
 
 CACHE_ENV = "GPUNET_RENDER_CACHE"
@@ -34,7 +33,7 @@ class RenderReuse:
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
         self.path = cache_file("render", CACHE_ENV, str(out_dir.absolute()))
-        self._stored = _read(self.path) if self.path is not None else {}
+        self._stored = read_records(self.path, FORMAT) if self.path is not None else {}
         self._records: dict[str, tuple[bytes, str, str]] = {}
 
     def input_digest(self, structured: dict[str, Any], kind: str) -> bytes | None:
@@ -69,11 +68,7 @@ class RenderReuse:
         """Store this render's records (call only after the files were written)."""
         if self.path is None or self._records == self._stored:
             return
-        try:
-            data = marshal.dumps((FORMAT, self._records))
-        except ValueError:  # not a plain value: the next render just prints again
-            return
-        write_atomically(self.path, data)
+        write_records(self.path, FORMAT, self._records)  # unstorable: the next render prints again
 
 
 @cache
@@ -95,11 +90,3 @@ def _files(folder: Any, name: str) -> list[tuple[str, Any]]:
         elif entry.name.endswith((".j2", ".py", ".yml")):
             found.append((f"{name}/{entry.name}", entry))
     return found
-
-
-def _read(path: Path) -> dict[str, tuple[bytes, str, str]]:
-    try:
-        stored_format, records = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    return records if stored_format == FORMAT and isinstance(records, dict) else {}
