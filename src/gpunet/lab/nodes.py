@@ -44,7 +44,7 @@ def _require_same_network(podman: Podman, network: LabNetwork) -> None:
 
 
 def ensure_ntp_server(podman: Podman, plan: LabPlan, image: str) -> None:
-    _ensure_container(
+    ensure_container(
         podman,
         plan.ntp_container,
         ["--hostname", "ntp", "--network", f"{plan.mgmt.name}:ip={plan.ntp_address}", image],
@@ -58,7 +58,7 @@ def ensure_node(podman: Podman, plan: LabPlan, node: LabNode, images: LabImages)
             "--network",
             f"{interface.network}:ip={interface.address},interface_name={interface.netdev}",
         ]
-    _ensure_container(
+    ensure_container(
         podman,
         node.container,
         # NET_ADMIN so the firewall role really loads nftables rules (in the container's own netns);
@@ -76,7 +76,8 @@ def ensure_node(podman: Podman, plan: LabPlan, node: LabNode, images: LabImages)
     )
 
 
-def _ensure_container(podman: Podman, name: str, run_args: list[str]) -> None:
+def ensure_container(podman: Podman, name: str, run_args: list[str]) -> None:
+    """The lab container `name` running: left alone if it runs, started if stopped, else created."""
     state = podman.container_state(name)
     if state == "running":
         return

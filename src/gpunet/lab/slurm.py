@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpunet.lab.errors import LabError
+from gpunet.lab.nodes import ensure_container
 from gpunet.lab.paths import NAME_PREFIX
 from gpunet.lab.plan import LabPlan
 from gpunet.lab.podman import Podman
@@ -77,16 +78,11 @@ def ensure_munge_key(path: Path) -> bytes:
 
 
 def ensure_controller(podman: Podman, plan: LabPlan, image: str) -> None:
-    state = podman.container_state(CONTROLLER_CONTAINER)
-    if state == "running":
-        return
-    if state != "absent":
-        podman.run("start", CONTROLLER_CONTAINER)
-        return
-    podman.run(
-        "run", "--detach", "--name", CONTROLLER_CONTAINER, "--label", "gpunet.lab=1",
-        "--hostname", CONTROLLER_HOST, "--network", plan.mgmt.name, image,
-    )  # fmt: skip
+    ensure_container(
+        podman,
+        CONTROLLER_CONTAINER,
+        ["--hostname", CONTROLLER_HOST, "--network", plan.mgmt.name, image],
+    )
 
 
 def start_cluster(podman: Podman, plan: LabPlan, node_addresses: dict[str, str], key_file: Path) -> str:
