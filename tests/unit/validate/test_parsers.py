@@ -144,6 +144,8 @@ PERFTEST_MB = """\
  65536      5000             11000.00            10000.00             0.160000
 """
 PERFTEST_NO_DEVICE = "Port number 1 state is Down\n Couldn't find device mlx5_0\n"
+# Non-ASCII text takes the case-insensitive search itself, not the lowered-ASCII shortcut.
+PERFTEST_NO_DEVICE_NON_ASCII = " Périphérique mlx5_0 absent\n COULDN'T find device mlx5_0 \u2014 exiting\n"
 PERFTEST_NO_PEER = """\
                     RDMA_Write BW Test
  Device         : mlx5_0
@@ -279,6 +281,7 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
     ("perftest", PERFTEST_MB, "gid_index", 3),
     ("perftest", PERFTEST_NO_DEVICE, "error", "Couldn't find device mlx5_0"),
     ("perftest", PERFTEST_NO_PEER, "error", "Couldn't connect to 10.0.0.2:18515"),
+    ("perftest", PERFTEST_NO_DEVICE_NON_ASCII, "error", "COULDN'T find device mlx5_0 \u2014 exiting"),
     ("perftest", PERFTEST_NO_PEER, "results", []),
     ("chronyc-tracking", CHRONY, "system_time_offset_ms", -0.25),
     ("chronyc-tracking", CHRONY, "reference_name", "ntp1.example.net"),
