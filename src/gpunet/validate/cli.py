@@ -13,6 +13,7 @@ from pathlib import Path
 from gpunet.gcpause import paused_gc
 from gpunet.model.check import load_fabric
 from gpunet.model.errors import InventoryInvalidError
+from gpunet.validate.batches import PARALLEL_FROM_HOSTS, JudgingProcessLost
 from gpunet.validate.checks import Catalog, CatalogError, load_catalog
 from gpunet.validate.judge import judge
 from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
@@ -53,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=(*FORMATS, PROMETHEUS), default="table", help="report format (default: table)"
     )
     parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    parser.add_argument(
+        "--jobs",
+        type=_positive_int,
+        metavar="N",
+        help=f"judge in N processes (default: one per CPU from {PARALLEL_FROM_HOSTS} GPU hosts on, "
+        "else 1); the verdict is the same",
+    )
     parser.add_argument("--vault-password-file", help="vault password file for the inventory")
     parser.add_argument("--quiet", action="store_true", help="no live progress while collecting")
     parser.add_argument(
@@ -101,9 +109,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _judge_and_report(args: argparse.Namespace, catalog: Catalog, folder: Path) -> int:
     try:
-        verdict = judge(folder, catalog, set(args.limit.split(",")) if args.limit else None)
+        verdict = judge(folder, catalog, set(args.limit.split(",")) if args.limit else None, args.jobs)
     except (ManifestError, CatalogError) as error:
         return _usage_error(str(error))
+    except JudgingProcessLost as error:
+        print(f"gpunet-validate: {error}", file=sys.stderr)
+        return EXIT_COULD_NOT_RUN
     if args.format == PROMETHEUS and args.output:
         # Atomic (temp file + rename): node_exporter's textfile collector may read it at any moment.
         write_textfile(verdict.results, verdict.manifest, verdict.artifacts, Path(args.output))
@@ -163,6 +174,12 @@ def _output_problem(path: Path) -> str | None:
     if not os.access(path if path.exists() else folder, os.W_OK):
         return "is not writable"
     return None
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, 1 or more, not {text!r}")
+    return int(text)
 
 
 def _usage_error(message: str) -> int:

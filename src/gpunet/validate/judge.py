@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gpunet.progress import progress
 from gpunet.validate.artifacts import Artifacts
+from gpunet.validate.batches import Batch, batches, judge_in_processes, process_count
 from gpunet.validate.checks import CHECKS, Catalog, load_catalog
 from gpunet.validate.checks.traffic import PairBandwidth, PairMeasurement, bandwidth_matrix
 from gpunet.validate.coverage import add_not_checked, collapse_unreachable, unreachable_hosts
@@ -23,30 +24,65 @@ class Verdict:
     artifacts: Path
 
 
-def judge(folder: Path, catalog: Catalog | None = None, limit: set[str] | None = None) -> Verdict:
+def judge(
+    folder: Path, catalog: Catalog | None = None, limit: set[str] | None = None, jobs: int | None = None
+) -> Verdict:
+    """Every result of the catalog's checks over `folder`, in catalog order. `jobs`: how many
+    processes judge (default: one per CPU from PARALLEL_FROM_HOSTS hosts on, else one); the
+    results are the same whatever the number."""
     catalog = catalog or load_catalog()
     manifest = read_manifest(folder)
     if limit:
         manifest = limit_manifest(manifest, limit)
     # Catalog overrides win over the thresholds the manifest was written with.
     manifest = replace(manifest, thresholds=catalog.thresholds(manifest.thresholds))
-    artifacts = Artifacts(folder, manifest)
-    results: list[Result] = []
-    for index, name in enumerate(progress(list(catalog.checks), "judging: check")):
-        results.extend(_run_check(name, artifacts))
-        artifacts.keep_only(_tools_read_after(catalog.checks[index + 1 :]))
+    checks = list(catalog.checks)
+    work = batches(checks)
+    processes = process_count(jobs, manifest, len(work))
+    by_check: dict[str, list[Result]] = {}
+    matrix: list[PairMeasurement] | None = None
+    if processes > 1:
+        judged = judge_in_processes(folder, manifest, work, processes, _judge_batch)
+        for batch_results, batch_matrix in progress(judged, "judging: batch", len(work)):
+            by_check.update(batch_results)
+            matrix = batch_matrix if batch_matrix is not None else matrix
+    else:
+        artifacts = Artifacts(folder, manifest)
+        for index, name in enumerate(progress(checks, "judging: check")):
+            by_check[name] = _run_check(name, artifacts)
+            artifacts.keep_only(_tools_read_after(checks[index + 1 :], with_matrix=True))
+        matrix = _pair_matrix(artifacts)
+    if matrix is None:  # no batch read the bandwidth captures: the catalog has no pair_bandwidth
+        matrix = _pair_matrix(Artifacts(folder, manifest))
+    results = [result for name in checks for result in by_check[name]]
     results = collapse_unreachable(results, unreachable_hosts(folder, manifest), manifest)
     results = add_not_checked(results, manifest, catalog.checks)
-    try:
-        matrix = bandwidth_matrix(PairBandwidth(artifacts))
-    except Exception:  # the heatmap is decoration; its pairs' verdicts are already in results
-        matrix = []
     return Verdict(results, manifest, matrix, folder)
 
 
-def _tools_read_after(checks: list[str]) -> set[str]:
-    """The tools the remaining checks read, and perftest for the pair matrix built last."""
-    return {"perftest"}.union(*(CHECKS[name].commands for name in checks))
+def _judge_batch(
+    folder: Path, manifest: Manifest, batch: Batch
+) -> tuple[dict[str, list[Result]], list[PairMeasurement] | None]:
+    """One batch's results by check (and the pair matrix, if it reads the bandwidth captures)."""
+    artifacts = Artifacts(folder, manifest)
+    results: dict[str, list[Result]] = {}
+    for index, name in enumerate(batch.checks):
+        results[name] = _run_check(name, artifacts)
+        artifacts.keep_only(_tools_read_after(list(batch.checks[index + 1 :]), batch.with_matrix))
+    return results, _pair_matrix(artifacts) if batch.with_matrix else None
+
+
+def _pair_matrix(artifacts: Artifacts) -> list[PairMeasurement]:
+    try:
+        return bandwidth_matrix(PairBandwidth(artifacts))
+    except Exception:  # the heatmap is decoration; its pairs' verdicts are already in results
+        return []
+
+
+def _tools_read_after(checks: list[str], with_matrix: bool) -> set[str]:
+    """The tools the remaining checks read, and perftest if the pair matrix is built last."""
+    tools = {"perftest"} if with_matrix else set()
+    return tools.union(*(CHECKS[name].commands for name in checks))
 
 
 def _run_check(name: str, artifacts: Artifacts) -> list[Result]:

@@ -21,6 +21,16 @@ class Check(ABC):
     categories: ClassVar[tuple[str, ...]]
     commands: ClassVar[tuple[str, ...]]  # the `gpunet parse` tools whose output it reads
     needs: ClassVar[str | None] = None  # GPUS or RDMA_NICS: skipped where the inventory lacks them
+    # The files it reads, where `commands` is too coarse (perftest: bandwidth or latency captures).
+    # Checks that read the same files are judged in one process, so each file is parsed once.
+    reads: ClassVar[tuple[str, ...]] = ()
+    # Its rough share of the judging time of a large fabric (measured at 4,096 hosts): the costly
+    # checks start first when judging in several processes. Scheduling only; no verdict reads it.
+    weight: ClassVar[int] = 1
+
+    @classmethod
+    def inputs(cls) -> frozenset[str]:
+        return frozenset(cls.reads or cls.commands)
 
     def __init__(self, artifacts: Artifacts, inputs: dict[str, Any] | None = None) -> None:
         self.artifacts = artifacts

@@ -116,6 +116,7 @@ class NicQos(Check):
     description = "NIC trust mode, PFC vector, DSCP mapping and RoCE traffic class as designed"
     categories = ("qos",)
     commands = ("mlnx_qos", "traffic-class")
+    weight = 4
     needs = RDMA_NICS
 
     def run(self) -> Iterator[Result]:

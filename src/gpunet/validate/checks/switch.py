@@ -347,6 +347,7 @@ class LosslessQueueDrops(_SwitchCheck):
         "junos-show-interfaces-queue",
     )
     platforms = ("sonic", "eos", "junos")
+    weight = 7
 
     def judge(self, switch: SwitchExpectation) -> Iterator[Result]:
         if switch.platform in QUEUE_TOOLS:

@@ -79,6 +79,8 @@ class PairBandwidth(_PairCheck):
     description = "ib_write_bw between each scheduled pair reaches the threshold share of NIC line rate"
     commands = ("perftest",)
     tool = "ib_write_bw"
+    reads = ("ib_write_bw",)
+    weight = 3
 
     def line_rate(self, ends: PairEnds) -> int:
         return min(ends.client_nic.speed_gbps, ends.server_nic.speed_gbps)
@@ -103,6 +105,8 @@ class PairLatency(_PairCheck):
     description = "ib_read_lat typical latency between each scheduled pair is under the limit"
     commands = ("perftest",)
     tool = "ib_read_lat"
+    reads = ("ib_read_lat",)
+    weight = 3
 
     def expectation(self, ends: PairEnds) -> str:
         return f"t_typical (t_avg in duration mode) <= {self.thresholds.perftest_max_latency_us:g} us"
@@ -122,6 +126,7 @@ class FaultLocalisation(Check):
     description = "Names the NIC failing with two or more partners, or the path of a single failing pair"
     categories = ("fabric",)
     commands = ("perftest",)
+    reads = PairBandwidth.reads  # it judges the bandwidth pairs again to localise the failures
 
     def run(self) -> Iterator[Result]:
         ends_by_target = {ends.target: ends for ends in scheduled_pairs(self)}
@@ -192,6 +197,7 @@ class NcclBusBandwidth(Check):
     categories = ("nccl",)
     commands = ("nccl-tests",)
     needs = GPUS
+    weight = 2
 
     def run(self) -> Iterator[Result]:
         fraction = self.thresholds.nccl_min_fraction

@@ -1,0 +1,96 @@
+"""Judging in several processes: which checks share a process, and the same verdict as one process."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from gpunet.validate.batches import JudgingProcessLost, batches, process_count
+from gpunet.validate.checks import CHECKS, Catalog, load_catalog
+from gpunet.validate.cli import main
+from gpunet.validate.judge import judge
+from gpunet.validate.manifest import read_manifest
+from gpunet.validate.results import EXIT_COULD_NOT_RUN
+from tests.conftest import FIXTURES_DIR
+
+ARTIFACTS = FIXTURES_DIR / "artifacts"
+
+# (catalog checks, the batches expected: checks per batch, costliest first, and which builds the matrix)
+GROUPING = [
+    # Bandwidth and latency captures are different files: two processes may judge them (equal
+    # weights keep the catalog's order).
+    (["pair_latency", "pair_bandwidth"], [(("pair_latency",), False), (("pair_bandwidth",), True)]),
+    # Fault localisation judges the bandwidth pairs again: with them, so each is parsed once.
+    (
+        ["fault_localisation", "ntp_offset", "pair_bandwidth"],
+        [(("fault_localisation", "pair_bandwidth"), True), (("ntp_offset",), False)],
+    ),
+    # Without pair_bandwidth the batch that reads its captures still builds the matrix.
+    (["fault_localisation"], [(("fault_localisation",), True)]),
+    # No shared show command between PFC and queue drops...
+    (["switch_pfc", "lossless_queue_drops"], [(("lossless_queue_drops",), False), (("switch_pfc",), False)]),
+    # ...but ECN reads one of each (Cumulus `nv show qos roce`, Junos `show interfaces queue`).
+    (
+        ["switch_pfc", "lossless_queue_drops", "switch_ecn"],
+        [(("switch_pfc", "lossless_queue_drops", "switch_ecn"), False)],
+    ),
+    (
+        ["nvlink", "gpu_count", "gpu_nic_affinity"],
+        [(("nvlink", "gpu_nic_affinity"), False), (("gpu_count",), False)],
+    ),
+]
+
+
+@pytest.mark.parametrize(("checks", "expected"), GROUPING)
+def test_checks_that_read_the_same_files_share_a_batch(
+    checks: list[str], expected: list[tuple[tuple[str, ...], bool]]
+) -> None:
+    assert [(batch.checks, batch.with_matrix) for batch in batches(checks)] == expected
+
+
+def test_every_check_is_in_exactly_one_batch_of_the_default_catalog() -> None:
+    found = [name for batch in batches(load_catalog().checks) for name in batch.checks]
+    assert sorted(found) == sorted(load_catalog().checks)
+    weights = [batch.weight for batch in batches(load_catalog().checks)]
+    assert weights == sorted(weights, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("jobs", "batch_count", "expected"),
+    [(None, 15, 1), (1, 15, 1), (2, 15, 2), (8, 3, 3)],  # the 4-host fixture is below the threshold
+)
+def test_process_count(jobs: int | None, batch_count: int, expected: int) -> None:
+    assert process_count(jobs, read_manifest(ARTIFACTS / "healthy"), batch_count) == expected
+
+
+@pytest.mark.parametrize("fixture", ["healthy", "bad_nic", "failed_nccl"])
+def test_several_processes_give_the_verdict_of_one(fixture: str) -> None:
+    one, several = judge(ARTIFACTS / fixture, jobs=1), judge(ARTIFACTS / fixture, jobs=3)
+    assert several.results == one.results  # same results, same order
+    assert several.pairs == one.pairs
+    assert len(one.results) > 600
+
+
+def test_a_check_that_crashes_in_a_worker_is_an_error_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(self: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(CHECKS["ntp_offset"], "run", crash)
+    results = judge(ARTIFACTS / "healthy", jobs=2).results
+    errors = [r for r in results if r.check == "ntp_offset"]
+    assert len(errors) == 1 and "check crashed" in errors[0].message and "boom" in errors[0].message
+
+
+def test_a_worker_killed_mid_judgement_is_reported_not_hung(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def killed(self: object) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)  # what the kernel's out-of-memory killer does
+
+    monkeypatch.setattr(CHECKS["nccl_busbw"], "run", killed)
+    with pytest.raises(JudgingProcessLost, match="--jobs 1"):
+        judge(ARTIFACTS / "healthy", Catalog(list(CHECKS), {}, "catalog.yml"), jobs=2)
+    assert main(["--from-artifacts", str(ARTIFACTS / "healthy"), "--jobs", "2"]) == EXIT_COULD_NOT_RUN
+    assert "a judging process died" in capsys.readouterr().err
