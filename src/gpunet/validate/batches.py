@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -63,7 +64,13 @@ def batches(checks: Iterable[str]) -> list[Batch]:
 def process_count(jobs: int | None, manifest: Manifest, batch_count: int) -> int:
     """How many processes judge: `jobs` when given, else one per usable CPU for a large fabric."""
     if jobs is None:
-        if len(manifest.hosts) < PARALLEL_FROM_HOSTS or "fork" not in multiprocessing.get_all_start_methods():
+        # Forking a process that runs other threads can leave a lock held in the child: judge in
+        # this process then (none run after collection, but a library may have left one).
+        if (
+            len(manifest.hosts) < PARALLEL_FROM_HOSTS
+            or "fork" not in multiprocessing.get_all_start_methods()
+            or threading.active_count() > 1
+        ):
             return 1
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, min(jobs, batch_count))

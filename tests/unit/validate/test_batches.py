@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+from dataclasses import replace
 
 import pytest
 
-from gpunet.validate.batches import JudgingProcessLost, batches, process_count
+from gpunet.validate.batches import PARALLEL_FROM_HOSTS, JudgingProcessLost, batches, process_count
 from gpunet.validate.checks import CHECKS, Catalog, load_catalog
 from gpunet.validate.cli import main
 from gpunet.validate.judge import judge
@@ -63,6 +65,24 @@ def test_every_check_is_in_exactly_one_batch_of_the_default_catalog() -> None:
 )
 def test_process_count(jobs: int | None, batch_count: int, expected: int) -> None:
     assert process_count(jobs, read_manifest(ARTIFACTS / "healthy"), batch_count) == expected
+
+
+def test_a_large_fabric_is_judged_on_every_cpu_unless_another_thread_runs() -> None:
+    manifest = read_manifest(ARTIFACTS / "healthy")
+    host = next(iter(manifest.hosts.values()))
+    large = replace(manifest, hosts={f"gpu{index:04d}": host for index in range(PARALLEL_FROM_HOSTS)})
+    cpus = len(os.sched_getaffinity(0))
+    assert process_count(None, large, 15) == min(cpus, 15)
+    assert process_count(None, replace(large, hosts=dict(list(large.hosts.items())[1:])), 15) == 1
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert process_count(None, large, 15) == 1
+        assert process_count(2, large, 15) == 2  # asked for: the caller knows
+    finally:
+        release.set()
+        other.join()
 
 
 @pytest.mark.parametrize("fixture", ["healthy", "bad_nic", "failed_nccl"])
