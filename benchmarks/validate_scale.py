@@ -89,8 +89,11 @@ def write_artifacts(hosts: int, work: Path) -> Path:
     return artifacts
 
 
-def run_report(artifacts: Path, report_format: str, output: Path) -> tuple[float, float, float, int, int]:
+def run_report(
+    artifacts: Path, report_format: str, output: Path, jobs: int | None = None
+) -> tuple[float, float, float, int, int]:
     command = [str(BIN / "gpunet-validate"), "--from-artifacts", str(artifacts), "--format", report_format]
+    command += ["--jobs", str(jobs)] if jobs else []
     start = time.perf_counter()
     with open(os.devnull, "w") as sink:
         process = subprocess.Popen([*command, "--output", str(output)], stdout=sink, stderr=sink)
@@ -105,10 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hosts", type=int, nargs="+", default=[64, 512, 4096])
     parser.add_argument("--work", type=Path, help="folder for inventories and artifacts (default: temporary)")
+    parser.add_argument("--jobs", type=int, help="gpunet-validate --jobs (default: its own choice)")
+    parser.add_argument("--formats", nargs="+", default=list(FORMATS), choices=FORMATS)
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="gpunet-validate-scale-"))
     work.mkdir(parents=True, exist_ok=True)
-    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, artifacts under {work}\n")
+    jobs = f"--jobs {args.jobs}" if args.jobs else "default --jobs"
+    print(f"{os.cpu_count()} CPUs, {jobs}, load average {os.getloadavg()[0]:.1f}, artifacts under {work}\n")
     print(
         "| hosts | NICs | artifact files | format | wall s (judge + report) | CPU s | peak MiB | report KiB"
         " | lines |"
@@ -120,9 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         files = sum(1 for path in artifacts.rglob("*") if path.is_file()) - 1  # not the stamp
         done = "reused from an earlier run" if reused else f"written in {time.perf_counter() - start:.0f} s"
         print(f"<!-- {hosts} hosts: artifacts {done} -->", flush=True)
-        for report_format in FORMATS:
+        for report_format in args.formats:
             output = work / f"report-{hosts}.{report_format}"
-            seconds, cpu, peak, size, lines = run_report(artifacts, report_format, output)
+            seconds, cpu, peak, size, lines = run_report(artifacts, report_format, output, args.jobs)
             sizes = f"{hosts} | {hosts * NICS_PER_HOST} | {files}"
             figures = f"{seconds:.1f} | {cpu:.1f} | {peak:.0f} | {size / 1024:.0f} | {lines}"
             print(f"| {sizes} | {report_format} | {figures} |", flush=True)
