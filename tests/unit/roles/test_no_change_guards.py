@@ -194,3 +194,38 @@ def test_the_wait_polls_four_times_a_second_up_to_the_limit(start_s: int, attemp
     variables = wait_variables([5201], "", 1, start_s)
     assert int(render_value(wait["retries"], variables)) == attempts - 1
     assert float(render_value(wait["delay"], variables)) == 0.25
+
+
+NVIDIA_MAIN = ROLES / "nvidia_driver/tasks/main.yml"
+
+
+@pytest.mark.parametrize(
+    ("hardware", "without_gpu", "looks", "pci_stdout", "runtime"),
+    [
+        ({}, False, True, "8 4", True),
+        ({}, False, True, "0 0", False),
+        ({"gpus": False}, True, True, "0 0", False),
+        # The lab's nodes: no GPUs by the inventory, nothing to install, so no look at the bus.
+        ({"gpus": False}, False, False, None, False),
+    ],
+)
+def test_the_pci_look_runs_only_where_its_count_matters(
+    hardware: dict[str, Any], without_gpu: bool, looks: bool, pci_stdout: str | None, runtime: bool
+) -> None:
+    variables = {
+        **role_defaults(ROLES / "nvidia_driver"),
+        "gpunet_hardware": hardware,
+        "nvidia_driver_install_without_gpu": without_gpu,
+    }
+    assert (
+        when_holds(task_named(NVIDIA_MAIN, "Look for NVIDIA GPUs and NVSwitches on the PCI bus"), variables)
+        is looks
+    )
+    pci = {"stdout": pci_stdout} if looks else {"skipped": True}
+    summary = task_named(NVIDIA_MAIN, "Summarise what the host has")
+    facts = summary["ansible.builtin.set_fact"]
+    variables = {**variables, **trusted(summary["vars"]), "nvidia_driver_pci": pci}
+    assert render_value(facts["nvidia_driver_runtime"], variables) is runtime
+    assert int(render_value(facts["nvidia_driver_gpu_count"], variables)) == int(
+        (pci_stdout or "0 0").split()[0]
+    )
