@@ -27,8 +27,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 PROFILE_TASKS_COUNT = 10
 # profile_tasks' summary lines: "role : task name ------------------------- 12.34s"
 PROFILE_LINE = re.compile(r"^(?P<task>.+?) -{3,} (?P<seconds>\d+\.\d+)s$")
-# PLAY RECAP lines: "gpu01 : ok=42 changed=0 unreachable=0 ..."
-CHANGED = re.compile(r"^\S+\s+:\s+ok=\d+\s+changed=(?P<changed>\d+)")
+# PLAY RECAP lines: "gpu01 : ok=42 changed=0 unreachable=0 failed=0 skipped=3 ..."
+RECAP = re.compile(r"^\S+\s+:\s+ok=(?P<ok>\d+)\s+changed=(?P<changed>\d+)\s.*\sskipped=(?P<skipped>\d+)")
 
 
 def timed(command: list[str]) -> tuple[float, int, str]:
@@ -53,10 +53,12 @@ def slowest_tasks(stdout: str) -> list[tuple[str, float]]:
     return [(match["task"], float(match["seconds"])) for match in found if match]
 
 
-def changed_tasks(stdout: str) -> int:
-    """Tasks reported changed, summed over the hosts of every PLAY RECAP (0 on an idempotent run)."""
-    found = (CHANGED.match(line.strip()) for line in stdout.splitlines())
-    return sum(int(match["changed"]) for match in found if match)
+def recap_totals(stdout: str) -> dict[str, int]:
+    """ok, changed and skipped summed over the hosts of every PLAY RECAP: changed is 0 on an
+    idempotent run, and ok (task results, most of them a module run on a host) does not move
+    with the machine's load as the seconds do."""
+    found = [match for match in (RECAP.match(line.strip()) for line in stdout.splitlines()) if match]
+    return {key: sum(int(match[key]) for match in found) for key in ("ok", "changed", "skipped")}
 
 
 def main() -> int:
@@ -101,7 +103,8 @@ def main() -> int:
     (first, _), (second, _) = site_runs.values()
     print(f"\nsecond site.yml / first: {second / first:.2f}; load average (1 min): {'; '.join(loads)}")
     for name, (_, stdout) in site_runs.items():
-        print(f"\nslowest tasks, {name} (changed: {changed_tasks(stdout)}):\n\n| task | s |\n| --- | ---: |")
+        totals = ", ".join(f"{key}: {count}" for key, count in recap_totals(stdout).items())
+        print(f"\nslowest tasks, {name} ({totals}):\n\n| task | s |\n| --- | ---: |")
         for task, task_seconds in slowest_tasks(stdout):
             print(f"| {task} | {task_seconds:.2f} |")
     batches = args.gpu_nodes_serial or "default"
