@@ -2,12 +2,10 @@
 
 With nothing changed, `gpunet render` and `playbooks/render.yml` spent most of their time building
 and cross-checking the model (8,192 hosts, 2,560 switches) only to find every file up to date. So
-each successful render records, under a key over its exact inputs, the sha256 of every file it
-wrote into its output folder. The key is the BLAKE2b of the loaded inventory as the model receives
-it (groups, each host's model variables after templating and vault decryption, the roles'
-variable names, the unread vault files; `marshal` version 2, which spells every value and its type
-exactly) together with every file of the gpunet package and the versions of its dependencies. The
-next render with the same key checks the folder instead: when every recorded file still has its
+each successful render records, under a key over its exact inputs (gpunet.model.inventory_key:
+the inventory as the model receives it, vault values decrypted, and every file of the gpunet
+package), the sha256 of every file it wrote into its output folder. The next render with the
+same key checks the folder instead: when every recorded file still has its
 digest, the manifest is current and nothing is left to remove, the answer is "up to date", which a
 full render would also give, and nothing is built. Anything else (a file edited, deleted or extra,
 another key) takes the full path. Only digests are stored, never a value of the inventory, so
@@ -18,22 +16,18 @@ Shares `GPUNET_RENDER_CACHE` (`off`, or a folder) with the per-switch reuse in r
 from __future__ import annotations
 
 import hashlib
-import marshal
 from dataclasses import dataclass
-from functools import cache
-from importlib import metadata, resources
 from pathlib import Path
-from typing import Any
 
 from gpunet.cachedir import cache_file, read_records, write_records
 from gpunet.model.build import RawInventory
+from gpunet.model.inventory_key import inventory_key
 from gpunet.render import reuse
 from gpunet.render.intended import WriteReport, classify_existing
 from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError, digests_manifest_text
 from gpunet.render.reuse import CACHE_ENV
 
 FORMAT = "gpunet-fabric-render-1"
-MARSHAL_VERSION = 2  # before version 3 marshal writes no back-references: equal values, equal bytes
 
 
 @dataclass(frozen=True)
@@ -46,7 +40,7 @@ class FabricReuse:
     """The record of the last successful render of one exact inventory."""
 
     def __init__(self, raw: RawInventory) -> None:
-        key = inventory_key(raw)
+        key = _key(raw)
         self.path = None if key is None else cache_file("render", CACHE_ENV, f"inventory {key.hex()}")
         records = read_records(self.path, FORMAT) if self.path is not None else {}
         name, files = records.get("fabric"), records.get("folders")
@@ -97,64 +91,6 @@ class FabricReuse:
         write_records(self.path, FORMAT, {"fabric": str(fabric_name), "folders": folders})
 
 
-def inventory_key(raw: RawInventory) -> bytes | None:
-    """BLAKE2b over everything the model and the render read, or None when a value has no exact
-    spelling in marshal (an Ansible-tagged string, say): then nothing is reused."""
-    try:
-        spelled = marshal.dumps(
-            (
-                FORMAT,
-                # A play's group and host names are Ansible's tagged str subclass: spell them plain.
-                [(str(group), [str(member) for member in members]) for group, members in raw.groups.items()],
-                [(str(host), variables) for host, variables in raw.hostvars.items()],
-                sorted(raw.role_variables),
-                list(raw.skipped_files),
-            ),
-            MARSHAL_VERSION,
-        )
-    except ValueError:
-        return None
+def _key(raw: RawInventory) -> bytes | None:
     # reuse's own fingerprint (templates, render code) too, so what changes one changes both.
-    code = reuse._code_fingerprint() + _package_fingerprint()
-    return hashlib.blake2b(code + spelled, digest_size=20).digest()
-
-
-@cache
-def _package_fingerprint() -> bytes:
-    """Every file of the gpunet package (code, templates, schemas, defaults) and the versions of
-    the libraries it depends on: any change to them builds and renders again."""
-    hasher = hashlib.blake2b(digest_size=20)
-    for name, entry in sorted(_package_files(resources.files("gpunet"), "gpunet")):
-        hasher.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
-    hasher.update(repr(sorted(_dependency_versions())).encode())
-    return hasher.digest()
-
-
-def _package_files(folder: Any, name: str) -> list[tuple[str, Any]]:
-    found = []
-    for entry in folder.iterdir():
-        if entry.is_dir():
-            if entry.name != "__pycache__":
-                found.extend(_package_files(entry, f"{name}/{entry.name}"))
-        elif not entry.name.endswith((".pyc", ".pyo")):
-            found.append((f"{name}/{entry.name}", entry))
-    return found
-
-
-def _dependency_versions() -> list[tuple[str, str]]:
-    versions = []
-    try:
-        requirements = metadata.requires("gpunet") or []
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        requirements = []
-    for requirement in requirements:
-        if "extra ==" in requirement:
-            continue
-        package = requirement.split(";")[0].strip()
-        for stop in "<>=!~[ (":
-            package = package.split(stop)[0]
-        try:
-            versions.append((package, metadata.version(package)))
-        except metadata.PackageNotFoundError:
-            versions.append((package, "absent"))
-    return versions
+    return inventory_key(raw, FORMAT.encode() + reuse._code_fingerprint())

@@ -172,12 +172,12 @@ def test_check_always_builds(builds: list[int], tmp_path: Path) -> None:
 def test_changed_gpunet_code_builds_again(
     builds: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gpunet.render import fabric_reuse
+    from gpunet.model import inventory_key
 
     inventory, _ = _inventory(tmp_path, vaulted=False)
     out = tmp_path / "intended"
     _render(inventory, out)
-    monkeypatch.setattr(fabric_reuse, "_package_fingerprint", lambda: b"another gpunet")
+    monkeypatch.setattr(inventory_key, "package_fingerprint", lambda: b"another gpunet")
     builds.clear()
     _render(inventory, out)
     assert builds == [1]
