@@ -15,13 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gpunet.cachedir import cache_file, read_records, write_records
+from gpunet.cachedir import cache_file, keep_newest, read_records, write_records
 from gpunet.model.build import RawInventory
 from gpunet.model.check import CheckResult
 from gpunet.model.inventory_key import inventory_key
 from gpunet.model.parse_cache import CACHE_ENV
 
 FORMAT = "gpunet-check-record-1"
+RECORD_PREFIX = "checked-"
+KEEP_RECORDS = 8  # inventory versions kept
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class CheckReuse:
 
     def __init__(self, raw: RawInventory) -> None:
         key = inventory_key(raw, FORMAT.encode())
-        self.path = None if key is None else cache_file("inventory", CACHE_ENV, f"checked {key.hex()}")
+        self.path = None if key is None else cache_file("inventory", CACHE_ENV, key.hex(), RECORD_PREFIX)
 
     def passed(self) -> PassedCheck | None:
         if self.path is None:
@@ -55,3 +57,4 @@ class CheckReuse:
             FORMAT,
             {"message": result.fabric.summary(), "summary": result.as_dict()["summary"]},
         )
+        keep_newest(self.path, RECORD_PREFIX, KEEP_RECORDS)

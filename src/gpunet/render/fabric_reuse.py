@@ -19,7 +19,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpunet.cachedir import cache_file, read_records, write_records
+from gpunet.cachedir import cache_file, keep_newest, read_records, write_records
 from gpunet.model.build import RawInventory
 from gpunet.model.inventory_key import inventory_key
 from gpunet.render import reuse
@@ -28,6 +28,8 @@ from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError, digests_man
 from gpunet.render.reuse import CACHE_ENV
 
 FORMAT = "gpunet-fabric-render-1"
+RECORD_PREFIX = "fabric-"
+KEEP_RECORDS = 8  # inventory versions kept (one file each, about 80 bytes per rendered file)
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class FabricReuse:
 
     def __init__(self, raw: RawInventory) -> None:
         key = _key(raw)
-        self.path = None if key is None else cache_file("render", CACHE_ENV, f"inventory {key.hex()}")
+        self.path = None if key is None else cache_file("render", CACHE_ENV, key.hex(), RECORD_PREFIX)
         records = read_records(self.path, FORMAT) if self.path is not None else {}
         name, files = records.get("fabric"), records.get("folders")
         self._stored = _Stored(name, files) if isinstance(name, str) and isinstance(files, dict) else None
@@ -89,6 +91,7 @@ class FabricReuse:
             return
         folders[folder] = {str(name): str(value) for name, value in digests.items()}
         write_records(self.path, FORMAT, {"fabric": str(fabric_name), "folders": folders})
+        keep_newest(self.path, RECORD_PREFIX, KEEP_RECORDS)
 
 
 def _key(raw: RawInventory) -> bytes | None:

@@ -125,3 +125,20 @@ def test_no_inventory_value_is_stored(tmp_path: Path) -> None:
     record = CheckReuse(raw).path
     assert record is not None and record.is_file()
     assert b"10.247.100.250" not in record.read_bytes()  # the NTP server, from the encrypted file
+
+
+def test_records_of_old_inventory_versions_are_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpunet.model import check_reuse
+
+    monkeypatch.setattr(check_reuse, "KEEP_RECORDS", 2)
+    inventory, _ = _inventory(tmp_path, vaulted=False)
+    host_file = inventory / "host_vars" / "leaf01.yml"
+    original = host_file.read_text()
+    for length in (3, 10, 20, 30):
+        host_file.write_text(original.replace("cable_length_m: 3}", f"cable_length_m: {length}}}", 1))
+        raw = _load(inventory, None)
+        CheckReuse(raw).record(check_raw(raw))
+    assert len(sorted((tmp_path / "cache").glob(f"{check_reuse.RECORD_PREFIX}*.marshal"))) == 2
+    assert CheckReuse(_load(inventory, None)).passed() is not None

@@ -189,3 +189,23 @@ def test_no_inventory_value_is_stored(builds: list[int], tmp_path: Path) -> None
     stored = b"".join(path.read_bytes() for path in (tmp_path / "cache").glob("*.marshal"))
     assert stored
     assert b"10.247.100.250" not in stored  # the NTP server, from the encrypted file
+
+
+def test_records_of_old_inventory_versions_are_pruned(
+    builds: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpunet.render import fabric_reuse
+
+    monkeypatch.setattr(fabric_reuse, "KEEP_RECORDS", 2)
+    inventory, _ = _inventory(tmp_path, vaulted=False)
+    out = tmp_path / "intended"
+    host_file = inventory / "host_vars" / "leaf01.yml"
+    original = host_file.read_text()
+    for length in (3, 10, 20, 30):
+        host_file.write_text(original.replace("cable_length_m: 3}", f"cable_length_m: {length}}}", 1))
+        _render(inventory, out)
+    records = sorted((tmp_path / "cache").glob(f"{fabric_reuse.RECORD_PREFIX}*.marshal"))
+    assert len(records) == 2
+    builds.clear()
+    _render(inventory, out)
+    assert builds == [], "the latest version's record must survive"
