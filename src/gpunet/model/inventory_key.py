@@ -47,18 +47,19 @@ def package_fingerprint() -> bytes:
     """Every file of the gpunet package (code, templates, schemas, defaults) and the versions of
     the libraries it depends on: any change to them computes again."""
     hasher = hashlib.blake2b(digest_size=20)
-    for name, entry in sorted(_package_files(resources.files("gpunet"), "gpunet")):
+    for name, entry in sorted(package_files(resources.files("gpunet"), "gpunet")):
         hasher.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
     hasher.update(repr(sorted(_dependency_versions())).encode())
     return hasher.digest()
 
 
-def _package_files(folder: Any, name: str) -> list[tuple[str, Any]]:
+def package_files(folder: Any, name: str) -> list[tuple[str, Any]]:
+    """(path under the package, resource) of every file below `folder`, compiled files left out."""
     found = []
     for entry in folder.iterdir():
         if entry.is_dir():
             if entry.name != "__pycache__":
-                found.extend(_package_files(entry, f"{name}/{entry.name}"))
+                found.extend(package_files(entry, f"{name}/{entry.name}"))
         elif not entry.name.endswith((".pyc", ".pyo")):
             found.append((f"{name}/{entry.name}", entry))
     return found
