@@ -209,3 +209,19 @@ def test_records_of_old_inventory_versions_are_pruned(
     builds.clear()
     _render(inventory, out)
     assert builds == [], "the latest version's record must survive"
+
+
+def test_a_broken_inventory_after_a_render_still_exits_2_naming_the_path(
+    builds: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inventory, _ = _inventory(tmp_path, vaulted=False)
+    out = tmp_path / "intended"
+    _render(inventory, out)
+    fresh = _files(out)
+    host_file = inventory / "host_vars" / "leaf01.yml"
+    host_file.write_text(host_file.read_text().replace('peer: "gpu01:mlx5_0"', 'peer: "gpu01:mlx5_9"', 1))
+    capsys.readouterr()
+    assert main(["render", "-i", str(inventory), "--out", str(out)]) == 2
+    errors = capsys.readouterr().err
+    assert "leaf01.gpunet_ports[0].peer: names a NIC gpu01 does not have" in errors
+    assert _files(out) == fresh, "nothing half-applied"
