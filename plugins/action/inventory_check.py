@@ -12,6 +12,7 @@ from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required impo
 
 try:
     from gpunet.model.check import check_raw
+    from gpunet.model.check_reuse import CheckReuse
     from gpunet.model.play_inventory import play_raw_inventory
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
@@ -34,8 +35,14 @@ class ActionModule(ActionBase):
         self.validate_argument_spec(argument_spec=ARGUMENTS)  # none: any argument is an error
         task_vars = task_vars or {}
         raw = play_raw_inventory(task_vars, self._loader)
-        check = check_raw(raw)
         result["changed"] = False
+        reuse = CheckReuse(raw)
+        passed = reuse.passed()
+        if passed is not None:  # this exact inventory passed before (check_reuse.py)
+            result.update(problems=[], msg=passed.message, summary=passed.summary)
+            return result
+        check = check_raw(raw)
+        reuse.record(check)
         result["problems"] = [str(problem) for problem in check.problems]
         if not check.ok or check.fabric is None:
             result["failed"] = True

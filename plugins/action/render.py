@@ -15,15 +15,12 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
 try:
-    from gpunet.gcpause import paused_gc
-    from gpunet.model.check import CheckResult, check_raw
-    from gpunet.model.errors import InventoryInvalidError
+    from gpunet.model.errors import InventoryInvalidError, Problem
     from gpunet.model.loader import load_inventory
     from gpunet.model.play_inventory import play_raw_inventory
-    from gpunet.render import render_fabric, write_intended
     from gpunet.render.intended import WriteReport
     from gpunet.render.manifest import RenderFolderError
-    from gpunet.render.reuse import RenderReuse
+    from gpunet.render.pipeline import render_inventory
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
 else:
@@ -59,44 +56,40 @@ class ActionModule(ActionBase):
             try:
                 raw = load_inventory(sources[0])
             except InventoryInvalidError as invalid:
-                raw = None
-                check = CheckResult(fabric=None, problems=invalid.problems)
-        if raw is not None:
-            check = check_raw(raw)
-        if not check.ok or check.fabric is None:
-            result.update(
-                failed=True,
-                changed=False,
-                msg=f"inventory check found {len(check.problems)} problem(s); nothing rendered:\n"
-                + "\n".join(str(problem) for problem in check.problems),
-            )
-            return result
-        fabric = check.fabric
-        out_dir = Path(arguments["out_dir"] or default_out_dir(Path(self._loader.get_basedir()), fabric.name))
+                return self._invalid(result, invalid.problems)
+        basedir = Path(self._loader.get_basedir())
         try:
-            reuse = None if self._task.check_mode else RenderReuse(out_dir)
-            with paused_gc():
-                rendered = render_fabric(fabric, reuse)
-            report = write_intended(
-                rendered,
-                out_dir,
+            outcome = render_inventory(
+                raw,
+                lambda fabric_name: Path(arguments["out_dir"] or default_out_dir(basedir, fabric_name)),
                 check=bool(self._task.check_mode),
                 force=arguments["force"],
                 with_diffs=bool(self._task.diff),
             )
-            if reuse is not None:
-                reuse.flush()
         except RenderFolderError as error:
             result.update(failed=True, changed=False, msg=str(error))
             return result
+        report = outcome.report
+        if report is None:
+            return self._invalid(result, outcome.problems)
         result.update(_result(report, check=bool(self._task.check_mode)))
-        if check.skipped_files:
-            result["skipped_vault_files"] = list(check.skipped_files)  # no password given; not needed
+        if raw.skipped_files:
+            result["skipped_vault_files"] = list(raw.skipped_files)  # no password given; not needed
         if self._task.diff and not report.up_to_date:
             result["diff"] = [
                 {"before_header": f"a/{name}", "after_header": f"b/{name}", "prepared": report.diffs[name]}
                 for name in report.missing + report.changed + report.extra
             ]
+        return result
+
+    @staticmethod
+    def _invalid(result: dict[str, Any], problems: list[Problem]) -> dict[str, Any]:
+        result.update(
+            failed=True,
+            changed=False,
+            msg=f"inventory check found {len(problems)} problem(s); nothing rendered:\n"
+            + "\n".join(str(problem) for problem in problems),
+        )
         return result
 
 

@@ -17,8 +17,9 @@ from typing import Any
 OFF = ("off", "0", "false", "no")
 
 
-def cache_file(kind: str, env: str, key: str) -> Path | None:
-    """The cache file of `key` (e.g. a folder's absolute path) for `kind`, or None when `env` is off."""
+def cache_file(kind: str, env: str, key: str, prefix: str = "") -> Path | None:
+    """The cache file of `key` (e.g. a folder's absolute path) for `kind`, or None when `env` is off.
+    `prefix` starts the file's name, so `keep_newest` can tell a family of records apart."""
     setting = os.environ.get(env, "")
     if setting.lower() in OFF:
         return None
@@ -26,7 +27,23 @@ def cache_file(kind: str, env: str, key: str) -> Path | None:
         root = Path(setting)
     else:
         root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpunet" / kind
-    return root / f"{hashlib.blake2b(key.encode(), digest_size=16).hexdigest()}.marshal"
+    return root / f"{prefix}{hashlib.blake2b(key.encode(), digest_size=16).hexdigest()}.marshal"
+
+
+def keep_newest(path: Path, prefix: str, keep: int) -> None:
+    """Keep `path` (just written) and the `keep` - 1 most recently written other `prefix`* records
+    beside it; delete the rest: records keyed by content (one per inventory version) would
+    otherwise pile up with every edit."""
+    try:
+        others = sorted(
+            (entry for entry in path.parent.glob(f"{prefix}*.marshal") if entry != path),
+            key=lambda entry: entry.stat().st_mtime_ns,
+            reverse=True,
+        )
+        for stale in others[max(keep - 1, 0) :]:
+            stale.unlink(missing_ok=True)
+    except OSError:
+        return  # another process pruned first, or a read-only cache: costs disk space only
 
 
 def read_records(path: Path, file_format: str) -> dict[Any, Any]:

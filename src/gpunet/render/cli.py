@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 from gpunet.gcpause import paused_gc
-from gpunet.model.check import check_inventory
-from gpunet.render.intended import WriteReport, write_intended
+from gpunet.model.errors import InventoryInvalidError
+from gpunet.model.loader import load_inventory
+from gpunet.render.intended import WriteReport
 from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError
-from gpunet.render.renderer import render_fabric
-from gpunet.render.reuse import RenderReuse
+from gpunet.render.pipeline import RenderOutcome, render_inventory
 
 # 1 is gpunet's own bug (gpunet.cli) and 2 bad input or usage: stale needs a code of its own.
 EXIT_OK = 0
@@ -49,24 +49,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    result = check_inventory(args.inventory, args.vault_password_file)
-    if not result.ok or result.fabric is None:
-        for problem in result.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(result.problems)} problem(s) in {args.inventory}; nothing rendered", file=sys.stderr)
-        return EXIT_INVALID
-    fabric = result.fabric
-    out_dir = args.out or INTENDED_ROOT / fabric.name
     try:
-        # Reuse last render's files only when writing: --check always prints afresh.
-        reuse = None if args.check else RenderReuse(out_dir)
         with paused_gc():
-            rendered = render_fabric(fabric, reuse)
-        report = write_intended(rendered, out_dir, check=args.check, force=args.force, with_diffs=args.diff)
-        if reuse is not None:
-            reuse.flush()
+            raw = load_inventory(args.inventory, args.vault_password_file)
+        outcome = render_inventory(
+            raw,
+            lambda fabric_name: args.out or INTENDED_ROOT / fabric_name,
+            check=args.check,
+            force=args.force,
+            with_diffs=args.diff,
+        )
+    except InventoryInvalidError as error:
+        outcome = RenderOutcome(report=None, problems=error.problems)
     except RenderFolderError as error:
         print(f"gpunet render: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    report = outcome.report
+    if report is None:
+        for problem in outcome.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(outcome.problems)} problem(s) in {args.inventory}; nothing rendered", file=sys.stderr)
         return EXIT_INVALID
     _print_report(report, check=args.check, with_diff=args.diff)
     if args.check and not report.up_to_date:

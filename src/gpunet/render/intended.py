@@ -11,7 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError, digest, manifest_text, read_manifest
+from gpunet.render.manifest import (
+    MANIFEST_NAME,
+    RenderFolderError,
+    digest,
+    digests_manifest_text,
+    read_manifest,
+)
 from gpunet.render.renderer import RenderedSwitch
 
 
@@ -27,6 +33,7 @@ class WriteReport:
     foreign: list[str] = field(default_factory=list)  # not gpunet's: left alone
     manifest_current: bool = True  # the manifest lists exactly the rendered files and their digests
     diffs: dict[str, str] = field(default_factory=dict)  # unified diff per changed, missing or extra file
+    digests: dict[str, str] = field(default_factory=dict)  # every rendered file's digest (the manifest's)
 
     @property
     def up_to_date(self) -> bool:
@@ -61,7 +68,7 @@ def write_intended(
     out = Path(out_dir)
     wanted = expected_files(rendered)
     report = WriteReport(out_dir=out)
-    _classify_existing(out, wanted, report, force=force, with_diffs=with_diffs)
+    classify_existing(out, wanted, report, force=force, with_diffs=with_diffs)
     to_write: dict[str, str] = {}
     for file_name, content in sorted(wanted.items()):
         path = out / file_name
@@ -73,7 +80,8 @@ def write_intended(
         if with_diffs:
             report.diffs[file_name] = _diff(file_name, old or "", content)
         to_write[file_name] = content
-    manifest = manifest_text(wanted)
+    report.digests = {name: digest(content) for name, content in wanted.items()}
+    manifest = digests_manifest_text(report.digests)
     manifest_path = out / MANIFEST_NAME
     report.manifest_current = manifest_path.is_file() and manifest_path.read_text() == manifest
     if not check:
@@ -99,7 +107,7 @@ def _apply(out: Path, to_write: Mapping[str, str], to_remove: list[str]) -> None
         ) from None
 
 
-def _classify_existing(
+def classify_existing(
     out: Path, wanted: Mapping[str, str], report: WriteReport, *, force: bool, with_diffs: bool
 ) -> None:
     """Sort what is already in `out` into gpunet's left-overs and other people's files."""

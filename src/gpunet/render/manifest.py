@@ -27,8 +27,13 @@ def digest(content: str) -> str:
 
 def manifest_text(files: Mapping[str, str]) -> str:
     """The manifest for `files` (name -> content), byte-for-byte the same for the same files."""
+    return digests_manifest_text({name: digest(content) for name, content in files.items()})
+
+
+def digests_manifest_text(digests: Mapping[str, str]) -> str:
+    """The manifest for files given by their digests (name -> `digest(content)`)."""
     document = {
-        "files": {name: digest(content) for name, content in sorted(files.items())},
+        "files": dict(sorted(digests.items())),
         "format": FORMAT_VERSION,
         "written_by": "gpunet render",
     }

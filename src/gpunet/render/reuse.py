@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from gpunet.cachedir import cache_file, read_records, write_records
+from gpunet.model.inventory_key import package_files
 from gpunet.render.manifest import digest
 
 CACHE_ENV = "GPUNET_RENDER_CACHE"
@@ -76,17 +77,7 @@ def _code_fingerprint() -> bytes:
     """Every template and every module of gpunet.render: a change to any of them prints again."""
     hasher = hashlib.blake2b(digest_size=20)
     for folder in ("templates", "render"):
-        for name, entry in sorted(_files(resources.files("gpunet") / folder, folder)):
-            hasher.update(name.encode() + b"\0" + entry.read_bytes())
+        for name, entry in sorted(package_files(resources.files("gpunet") / folder, folder)):
+            if name.endswith((".j2", ".py", ".yml")):
+                hasher.update(name.encode() + b"\0" + entry.read_bytes())
     return hasher.digest()
-
-
-def _files(folder: Any, name: str) -> list[tuple[str, Any]]:
-    found = []
-    for entry in folder.iterdir():
-        if entry.is_dir():
-            if entry.name != "__pycache__":
-                found.extend(_files(entry, f"{name}/{entry.name}"))
-        elif entry.name.endswith((".j2", ".py", ".yml")):
-            found.append((f"{name}/{entry.name}", entry))
-    return found

@@ -3,6 +3,7 @@ run on a broken one, reporting the same problems as `gpunet inventory check`, be
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,25 @@ def test_site_renders_after_its_preflight(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.glob("*.cfg")) == sorted(p.name for p in committed.glob("*.cfg"))
     for config in committed.glob("*.cfg"):
         assert (out / config.name).read_text() == config.read_text(), config.name
+
+
+def test_preflight_checks_again_after_a_host_var_breaks_a_passed_inventory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second run answers from the kept check (check_reuse.py) with the same summary; an edited
+    host_var is checked afresh and stops the run."""
+    monkeypatch.setenv("GPUNET_PARSE_CACHE", str(tmp_path / "cache"))
+    inventory = tmp_path / "inventory"
+    shutil.copytree(REPO_ROOT / "inventories" / "lab", inventory)
+    summary = "fabric lab: 4 GPU hosts, 3 switches, 8 NICs"
+    for _ in range(2):
+        run = run_playbook("playbooks/preflight.yml", "-i", str(inventory))
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert summary in run.stdout
+    assert any(path.is_file() for path in (tmp_path / "cache").iterdir())
+    host_file = inventory / "host_vars" / "leaf01.yml"
+    host_file.write_text(host_file.read_text().replace('peer: "gpu01:mlx5_0"', 'peer: "gpu01:mlx5_9"', 1))
+    broken = run_playbook("playbooks/preflight.yml", "-i", str(inventory))
+    assert broken.returncode != 0
+    assert "failed=1" in broken.stdout
+    assert "mlx5_9" in broken.stdout
