@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import groupby
 
 from gpunet.validate.results import Result, Status
@@ -19,3 +20,13 @@ def summary_line(results: list[Result]) -> str:
 
     totals = counts(results)
     return ", ".join(f"{count} {status}" for status, count in totals.items())
+
+
+def counts_per_check(results: list[Result]) -> dict[str, dict[Status, int]]:
+    """Check -> results per status (every status, zeros included), checks in order of first
+    result. One count of (check, status) pairs: 600,000 results, but a few dozen pairs."""
+    tally = Counter((result.check, result.status) for result in results)
+    per_check: dict[str, dict[Status, int]] = {}
+    for (check, status), number in tally.items():
+        per_check.setdefault(check, dict.fromkeys(Status, 0))[status] = number
+    return per_check

@@ -16,7 +16,7 @@ from html import escape
 from gpunet.validate.checks.traffic import PairMeasurement
 from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest
-from gpunet.validate.report.grouping import by_group, summary_line
+from gpunet.validate.report.grouping import by_group, counts_per_check, summary_line
 from gpunet.validate.results import Result, Status, exit_code
 
 PAGE_WIDTH = 1400
@@ -150,9 +150,7 @@ def _problems_table(problems: list[Result], manifest: Manifest, anchored: set[st
 
 
 def _counts_table(results: list[Result]) -> str:
-    per_check: dict[str, dict[Status, int]] = {}
-    for result in results:
-        per_check.setdefault(result.check, dict.fromkeys(Status, 0))[result.status] += 1
+    per_check = counts_per_check(results)
     ordered = sorted(per_check.items(), key=lambda item: (-sum(item[1][s] for s in _PROBLEMS), item[0]))
     rows = ['<table class="counts"><tr><th>check</th>' + "".join(f"<th>{s}</th>" for s in Status) + "</tr>"]
     for check, counts in ordered:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from gpunet.validate.coverage import devices_of
 from gpunet.validate.judge import Verdict
-from gpunet.validate.report.grouping import summary_line
+from gpunet.validate.report.grouping import counts_per_check, summary_line
 from gpunet.validate.results import Result, Status, exit_code
 
 _ICON = {Status.FAIL: "❌ fail", Status.ERROR: "⚠️ error", Status.SKIPPED: "⏭️ skipped", Status.PASS: "✅ pass"}
@@ -149,10 +149,7 @@ def _per_check_section(results: list[Result]) -> list[str]:
         "| check | pass | fail | error | skipped | not checked |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    per_check: dict[str, Counter[Status]] = {}
-    for result in results:
-        per_check.setdefault(result.check, Counter())[result.status] += 1
-    for check, tally in per_check.items():
+    for check, tally in counts_per_check(results).items():
         columns = (Status.PASS, Status.FAIL, Status.ERROR, Status.SKIPPED, Status.NOT_CHECKED)
         lines.append(f"| {check} | " + " | ".join(str(tally[s]) for s in columns) + " |")
     return lines

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from gpunet.validate.judge import Verdict
-from gpunet.validate.report.grouping import by_group, summary_line
+from gpunet.validate.report.grouping import by_group, counts_per_check, summary_line
 from gpunet.validate.results import Result, Status
 
 _STYLE = {Status.PASS: "green", Status.FAIL: "bold red", Status.ERROR: "yellow", Status.SKIPPED: "dim"}
@@ -71,10 +71,7 @@ def _problem_table(problems: list[Result]) -> Table:
 
 
 def _counts_table(results: list[Result]) -> Table:
-    per_check: dict[str, dict[Status, int]] = {}
-    for result in results:
-        counts = per_check.setdefault(result.check, dict.fromkeys(Status, 0))
-        counts[result.status] += 1
+    per_check = counts_per_check(results)
     table = Table(title="per check", title_justify="left")
     table.add_column("check")
     for status in Status:
