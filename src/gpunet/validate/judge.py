@@ -49,8 +49,7 @@ def judge(
     else:
         artifacts = Artifacts(folder, manifest)
         for index, name in enumerate(progress(checks, "judging: check")):
-            by_check[name] = _run_check(name, artifacts)
-            artifacts.keep_only(_tools_read_after(checks[index + 1 :], with_matrix=True))
+            by_check[name] = _run_checked_once(name, checks[index + 1 :], True, artifacts)
         matrix = _pair_matrix(artifacts)
     if matrix is None:  # no batch read the bandwidth captures: the catalog has no pair_bandwidth
         matrix = _pair_matrix(Artifacts(folder, manifest))
@@ -67,9 +66,17 @@ def _judge_batch(
     artifacts = Artifacts(folder, manifest)
     results: dict[str, list[Result]] = {}
     for index, name in enumerate(batch.checks):
-        results[name] = _run_check(name, artifacts)
-        artifacts.keep_only(_tools_read_after(list(batch.checks[index + 1 :]), batch.with_matrix))
+        results[name] = _run_checked_once(name, list(batch.checks[index + 1 :]), batch.with_matrix, artifacts)
     return results, _pair_matrix(artifacts) if batch.with_matrix else None
+
+
+def _run_checked_once(name: str, later: list[str], with_matrix: bool, artifacts: Artifacts) -> list[Result]:
+    """Run one check, holding parsed files only as long as a check still to run reads them."""
+    read_later = _tools_read_after(later, with_matrix)
+    artifacts.forget_after_use(set(CHECKS[name].commands) - read_later)
+    results = _run_check(name, artifacts)
+    artifacts.keep_only(read_later)
+    return results
 
 
 def _pair_matrix(artifacts: Artifacts) -> list[PairMeasurement]:
