@@ -27,3 +27,27 @@ def to_number(token: str) -> int | float | None:
 def content_lines(text: str) -> list[str]:
     """Lines without trailing whitespace; empty lines kept so callers can see block ends."""
     return [line.rstrip() for line in text.splitlines()]
+
+
+class CaselessWords:
+    """A case-insensitive search for error words, fast on ASCII text.
+
+    An IGNORECASE alternation is tried at every position of the text (about 175 us for a perftest
+    capture). ASCII text has no character that folds case outside ASCII, so there the pattern with
+    its letters lowered, searched case-sensitively in the lowered text, finds the same matches
+    about ten times faster; other text takes the IGNORECASE search itself. Escapes (`\\b`) are
+    kept as they are when the pattern is lowered.
+    """
+
+    def __init__(self, pattern: str) -> None:
+        self._caseless = re.compile(pattern, re.IGNORECASE)
+        self._lowered = re.compile(re.sub(r"\\.|[A-Z]+", _lower_outside_escapes, pattern))
+
+    def search(self, text: str) -> bool:
+        if text.isascii():
+            return self._lowered.search(text.lower()) is not None
+        return self._caseless.search(text) is not None
+
+
+def _lower_outside_escapes(match: re.Match[str]) -> str:
+    return match.group() if match.group().startswith("\\") else match.group().lower()

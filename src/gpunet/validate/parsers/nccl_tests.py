@@ -21,7 +21,7 @@ import re
 from statistics import fmean
 from typing import Any
 
-from gpunet.validate.parsers.base import ParseError, content_lines, is_number, to_number
+from gpunet.validate.parsers.base import CaselessWords, ParseError, content_lines, is_number, to_number
 
 _TEST_NAME = re.compile(r"\b(?P<name>[a-z_]+_perf(?:_mpi)?)\b")
 _VERSION = re.compile(r"^#?\s*nccl-tests version\s+(?P<version>\S+)")
@@ -29,15 +29,14 @@ _OUT_OF_BOUNDS = re.compile(r"^#?\s*Out of bounds values\s*:\s*(?P<count>\d+)\s+
 _AVG_BUSBW = re.compile(r"^#?\s*Avg bus bandwidth\s*:\s*(?P<value>[\d.eE+-]+|nan|inf)", re.IGNORECASE)
 # Lines that end a run as failed, wherever they appear (nccl-tests' own `Test ... failure`
 # lines from src/common.h, NCCL/CUDA errors, crashes and launcher aborts).
-_FAILURE = re.compile(
+_FAILURE = CaselessWords(
     r"(Test NCCL failure|Test CUDA failure|Test failure|NCCL failure|CUDA failure|NCCL error|"
     r"ncclSystemError|ncclInternalError|ncclUnhandledCudaError|ncclRemoteError|ncclInvalidUsage|"
     r"ncclInvalidArgument|Segmentation fault|Bus error|Aborted|core dumped|exited on signal|"
-    r"non-zero status|mpirun noticed|srun: error|Test NCCL failure|\bfailed with error\b)",
-    re.IGNORECASE,
+    r"non-zero status|mpirun noticed|srun: error|Test NCCL failure|\bfailed with error\b)"
 )
 # Warnings that explain a run with no rows, but do not fail a run that printed its results.
-_WARNING = re.compile(r"(NCCL WARN|ORTE|error)", re.IGNORECASE)
+_WARNING = CaselessWords(r"(NCCL WARN|ORTE|error)")
 _TYPES = {"int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16"}
 _TYPES |= {"char", "int", "uint", "fp8_e4m3", "fp8_e5m2", "f8e4m3", "f8e5m2", "float16", "float32"}
 _TYPES |= {"float64", "bf16", "fp16", "fp32", "fp64"}
@@ -60,6 +59,8 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
     warnings: list[str] = []
     seen_rows: set[tuple[Any, ...]] = set()
     footers = 0
+    # One search of the whole text spares one per line of every capture without error words.
+    may_hold_errors = _FAILURE.search(text) or _WARNING.search(text)
     for line in content_lines(text):
         stripped = line.strip()
         if match := _VERSION.match(stripped):
@@ -85,9 +86,11 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
             seen_rows.add(key)
             result["format"] = row.pop("format")
             result["rows"].append(row)
-        elif _FAILURE.search(stripped) and not stripped.startswith("#"):  # `#` lines are nccl-tests' own
+        elif stripped.startswith("#") or not may_hold_errors:  # `#` lines are nccl-tests' own
+            continue
+        elif _FAILURE.search(stripped):
             failures.append(stripped)
-        elif _WARNING.search(stripped) and not stripped.startswith("#"):
+        elif _WARNING.search(stripped):
             warnings.append(stripped)
     rows = result["rows"]
     if not rows and not failures and not warnings:
