@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 
 from gpunet.design import design_switch
+from gpunet.forked import fork_is_safe, run_forked, usable_cpus
 from gpunet.grammar import grammar_for
 from gpunet.model.fabric import Fabric, Switch
 from gpunet.platforms import get_platform
@@ -30,17 +31,66 @@ class RenderedSwitch:
     summary: str  # human summary (<switch>.md)
 
 
-def render_fabric(fabric: Fabric, reuse: RenderReuse | None = None) -> dict[str, RenderedSwitch]:
+# Below this many switches one process is faster: forking and sending the text back cost more.
+PARALLEL_FROM_SWITCHES = 256
+# Pieces per worker: small enough that one slow platform's switches do not leave a core idle.
+PIECES_PER_PROCESS = 8
+
+
+def render_fabric(
+    fabric: Fabric, reuse: RenderReuse | None = None, jobs: int | None = None
+) -> dict[str, RenderedSwitch]:
     """Every switch of the fabric, by name (sorted). With `reuse`, a switch whose inputs are those
-    of the last render into that folder keeps its files from disk (see reuse.py)."""
+    of the last render into that folder keeps its files from disk (see reuse.py). `jobs`: how many
+    processes print (default: one per CPU from PARALLEL_FROM_SWITCHES switches on); the text is
+    the same whatever the number."""
     names = sorted(fabric.switches)
-    return {
-        name: render_switch(fabric, fabric.switches[name], reuse)
-        for name in progress(names, "rendering: switch")
-    }
+    processes = render_processes(jobs, len(names))
+    if processes == 1:
+        return {
+            name: render_switch(fabric, fabric.switches[name], reuse)
+            for name in progress(names, "rendering: switch")
+        }
+    size = -(-len(names) // (processes * PIECES_PER_PROCESS))
+    pieces = [names[start : start + size] for start in range(0, len(names), size)]
+    printed: dict[str, tuple[RenderedSwitch, bytes | None]] = {}
+    finished = run_forked((fabric, reuse), pieces, processes, _render_piece)
+    for _, piece in progress(finished, "rendering: switches in groups of", len(pieces)):
+        printed.update(piece)
+    rendered = {}
+    for name in names:  # recorded in name order, as one process records them
+        switch, key = printed[name]
+        if reuse is not None:
+            reuse.record(name, key, switch.config, switch.summary)
+        rendered[name] = switch
+    return rendered
+
+
+def render_processes(jobs: int | None, switches: int) -> int:
+    if jobs is None:
+        return usable_cpus() if switches >= PARALLEL_FROM_SWITCHES and fork_is_safe() else 1
+    return max(1, min(jobs, switches))
+
+
+def _render_piece(
+    inherited: tuple[Fabric, RenderReuse | None], names: list[str]
+) -> dict[str, tuple[RenderedSwitch, bytes | None]]:
+    """In a worker: these switches printed, with their reuse keys (recorded by the parent)."""
+    fabric, reuse = inherited
+    return {name: _print_switch(fabric, fabric.switches[name], reuse) for name in names}
 
 
 def render_switch(fabric: Fabric, switch: Switch, reuse: RenderReuse | None = None) -> RenderedSwitch:
+    rendered, key = _print_switch(fabric, switch, reuse)
+    if reuse is not None:
+        reuse.record(switch.name, key, rendered.config, rendered.summary)
+    return rendered
+
+
+def _print_switch(
+    fabric: Fabric, switch: Switch, reuse: RenderReuse | None
+) -> tuple[RenderedSwitch, bytes | None]:
+    """The switch's files (from the last render when its inputs are the same) and its reuse key."""
     structured = design_switch(fabric, switch)
     platform = get_platform(switch.platform)
     kind = grammar_for(platform.name).kind
@@ -55,9 +105,7 @@ def render_switch(fabric: Fabric, switch: Switch, reuse: RenderReuse | None = No
         if kind == "document":
             config = canonical_json(config)
         summary = _environment().get_template(SUMMARY_TEMPLATE).render(structured)
-    if reuse is not None:
-        reuse.record(switch.name, key, config, summary)
-    return RenderedSwitch(name=switch.name, platform=platform.name, config=config, summary=summary)
+    return RenderedSwitch(name=switch.name, platform=platform.name, config=config, summary=summary), key
 
 
 # Plain dicts' own attributes (items, keys, get, ...): only these can resolve as attributes.

@@ -2,25 +2,23 @@
 
 Checks are independent but for the files they share: checks that read the same files form one
 batch, judged in one process, so each file is still parsed once. Batches start costliest first
-(the checks' `weight`), so the last one to finish is a small one. Each worker is forked from the
-judging process, inheriting the manifest instead of receiving a copy; only the results travel
-back. Results keep the catalog's order whatever order the batches finish in.
+(the checks' `weight`), so the last one to finish is a small one. Workers are forked
+(gpunet.forked): they inherit the manifest; only the results travel back. Results keep the
+catalog's order whatever order the batches finish in.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from gpunet.forked import WorkerLost, fork_is_safe, run_forked, usable_cpus
 from gpunet.validate.checks import CHECKS
 from gpunet.validate.manifest import Manifest
+
+T = TypeVar("T")
 
 # Below this many GPU hosts one process is faster: a fork costs more than the judging it spares.
 PARALLEL_FROM_HOSTS = 128
@@ -64,44 +62,24 @@ def batches(checks: Iterable[str]) -> list[Batch]:
 def process_count(jobs: int | None, manifest: Manifest, batch_count: int) -> int:
     """How many processes judge: `jobs` when given, else one per usable CPU for a large fabric."""
     if jobs is None:
-        # Forking a process that runs other threads can leave a lock held in the child: judge in
-        # this process then (none run after collection, but a library may have left one).
-        if (
-            len(manifest.hosts) < PARALLEL_FROM_HOSTS
-            or "fork" not in multiprocessing.get_all_start_methods()
-            or threading.active_count() > 1
-        ):
+        if len(manifest.hosts) < PARALLEL_FROM_HOSTS or not fork_is_safe():
             return 1
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        jobs = usable_cpus()
     return max(1, min(jobs, batch_count))
 
 
-T = TypeVar("T")
-BatchJudge = Callable[[Path, Manifest, Batch], T]
-
-# What a forked worker inherits from the judging process (set just before the fork).
-_inherited: tuple[Path, Manifest] | None = None
-
-
 def judge_in_processes(
-    folder: Path, manifest: Manifest, work: list[Batch], processes: int, judge_batch: BatchJudge[T]
+    folder: Path,
+    manifest: Manifest,
+    work: list[Batch],
+    processes: int,
+    judge_batch: Callable[[tuple[Path, Manifest], Batch], T],
 ) -> Iterator[T]:
-    """`judge_batch(folder, manifest, batch)` of every batch, each in a forked worker, as they finish."""
-    global _inherited
-    _inherited = (folder, manifest)
+    """`judge_batch((folder, manifest), batch)` of every batch, each in a forked worker, as they finish."""
     try:
-        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_in_worker, judge_batch, batch) for batch in work]
-            for future in as_completed(futures):
-                yield future.result()
-    except BrokenProcessPool as error:
+        for _, answer in run_forked((folder, manifest), work, processes, judge_batch):
+            yield answer
+    except WorkerLost as error:
         raise JudgingProcessLost(
             f"a judging process died before returning its results ({error}); --jobs 1 judges in one process"
         ) from None
-    finally:
-        _inherited = None
-
-
-def _in_worker(judge_batch: BatchJudge[T], batch: Batch) -> T:
-    assert _inherited is not None, "a worker forked outside judge_in_processes"
-    return judge_batch(*_inherited, batch)

@@ -60,10 +60,10 @@ def judge(
 
 
 def _judge_batch(
-    folder: Path, manifest: Manifest, batch: Batch
+    inherited: tuple[Path, Manifest], batch: Batch
 ) -> tuple[dict[str, list[Result]], list[PairMeasurement] | None]:
     """One batch's results by check (and the pair matrix, if it reads the bandwidth captures)."""
-    artifacts = Artifacts(folder, manifest)
+    artifacts = Artifacts(*inherited)
     results: dict[str, list[Result]] = {}
     for index, name in enumerate(batch.checks):
         results[name] = _run_checked_once(name, list(batch.checks[index + 1 :]), batch.with_matrix, artifacts)
