@@ -126,6 +126,9 @@ def _read_title(match: re.Match[str], result: dict[str, Any]) -> None:
 
 
 def _read_header(line: str, result: dict[str, Any]) -> None:
+    # Four of the dozen header lines name a field we keep; the others need no regex at all.
+    if not any(name in line for name in _HEADER_KEYS):
+        return
     for key, value in _HEADER_FIELD.findall(line):
         name = _HEADER_KEYS.get(key.strip())
         if name == "mtu" or name == "gid_index":
