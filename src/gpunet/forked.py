@@ -35,6 +35,14 @@ def fork_is_safe() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
+def worker_count(jobs: int | None, pieces: int, worth_forking: bool) -> int:
+    """How many processes share `pieces`: `jobs` when the caller asks, else one per usable CPU
+    where the job is `worth_forking` (large enough) and forking is safe; never more than pieces."""
+    if jobs is None:
+        jobs = usable_cpus() if worth_forking and fork_is_safe() else 1
+    return max(1, min(jobs, pieces))
+
+
 # What the workers inherit: set just before the fork, cleared after.
 _inherited: Any = None
 

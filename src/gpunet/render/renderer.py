@@ -9,7 +9,7 @@ from typing import Any
 import jinja2
 
 from gpunet.design import design_switch
-from gpunet.forked import fork_is_safe, run_forked, usable_cpus
+from gpunet.forked import run_forked, worker_count
 from gpunet.grammar import grammar_for
 from gpunet.model.fabric import Fabric, Switch
 from gpunet.platforms import get_platform
@@ -55,7 +55,7 @@ def render_fabric(
     pieces = [names[start : start + size] for start in range(0, len(names), size)]
     printed: dict[str, tuple[RenderedSwitch, bytes | None]] = {}
     finished = run_forked((fabric, reuse), pieces, processes, _render_piece)
-    for _, piece in progress(finished, "rendering: switches in groups of", len(pieces)):
+    for _, piece in progress(finished, "rendering: group of switches", len(pieces)):
         printed.update(piece)
     rendered = {}
     for name in names:  # recorded in name order, as one process records them
@@ -67,9 +67,7 @@ def render_fabric(
 
 
 def render_processes(jobs: int | None, switches: int) -> int:
-    if jobs is None:
-        return usable_cpus() if switches >= PARALLEL_FROM_SWITCHES and fork_is_safe() else 1
-    return max(1, min(jobs, switches))
+    return worker_count(jobs, switches, worth_forking=switches >= PARALLEL_FROM_SWITCHES)
 
 
 def _render_piece(

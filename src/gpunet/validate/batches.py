@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from gpunet.forked import WorkerLost, fork_is_safe, run_forked, usable_cpus
+from gpunet.forked import WorkerLost, run_forked, worker_count
 from gpunet.validate.checks import CHECKS
 from gpunet.validate.manifest import Manifest
 
@@ -61,11 +61,7 @@ def batches(checks: Iterable[str]) -> list[Batch]:
 
 def process_count(jobs: int | None, manifest: Manifest, batch_count: int) -> int:
     """How many processes judge: `jobs` when given, else one per usable CPU for a large fabric."""
-    if jobs is None:
-        if len(manifest.hosts) < PARALLEL_FROM_HOSTS or not fork_is_safe():
-            return 1
-        jobs = usable_cpus()
-    return max(1, min(jobs, batch_count))
+    return worker_count(jobs, batch_count, worth_forking=len(manifest.hosts) >= PARALLEL_FROM_HOSTS)
 
 
 def judge_in_processes(
