@@ -46,11 +46,9 @@ def judge(
         for batch_results, batch_matrix in progress(judged, "judging: batch", len(work)):
             by_check.update(batch_results)
             matrix = batch_matrix if batch_matrix is not None else matrix
-    else:
-        artifacts = Artifacts(folder, manifest)
-        for index, name in enumerate(progress(checks, "judging: check")):
-            by_check[name] = _run_checked_once(name, checks[index + 1 :], True, artifacts)
-        matrix = _pair_matrix(artifacts)
+    else:  # one process: one batch of every check, which also builds the matrix
+        everything = Batch(tuple(checks), with_matrix=True)
+        by_check, matrix = _judge_batch((folder, manifest), everything, "judging: check")
     if matrix is None:  # no batch read the bandwidth captures: the catalog has no pair_bandwidth
         matrix = _pair_matrix(Artifacts(folder, manifest))
     results = [result for name in checks for result in by_check[name]]
@@ -60,23 +58,20 @@ def judge(
 
 
 def _judge_batch(
-    inherited: tuple[Path, Manifest], batch: Batch
+    inherited: tuple[Path, Manifest], batch: Batch, progress_label: str | None = None
 ) -> tuple[dict[str, list[Result]], list[PairMeasurement] | None]:
-    """One batch's results by check (and the pair matrix, if it reads the bandwidth captures)."""
+    """One batch's results by check (and the pair matrix, if it reads the bandwidth captures),
+    each parsed file held only as long as a check still to run reads it. `progress_label`: show
+    progress per check (the judging process only; workers draw none)."""
     artifacts = Artifacts(*inherited)
+    names = list(batch.checks)
     results: dict[str, list[Result]] = {}
-    for index, name in enumerate(batch.checks):
-        results[name] = _run_checked_once(name, list(batch.checks[index + 1 :]), batch.with_matrix, artifacts)
+    for index, name in enumerate(progress(names, progress_label) if progress_label else names):
+        read_later = _tools_read_after(names[index + 1 :], batch.with_matrix)
+        artifacts.forget_after_use(set(CHECKS[name].commands) - read_later)
+        results[name] = _run_check(name, artifacts)
+        artifacts.keep_only(read_later)
     return results, _pair_matrix(artifacts) if batch.with_matrix else None
-
-
-def _run_checked_once(name: str, later: list[str], with_matrix: bool, artifacts: Artifacts) -> list[Result]:
-    """Run one check, holding parsed files only as long as a check still to run reads them."""
-    read_later = _tools_read_after(later, with_matrix)
-    artifacts.forget_after_use(set(CHECKS[name].commands) - read_later)
-    results = _run_check(name, artifacts)
-    artifacts.keep_only(read_later)
-    return results
 
 
 def _pair_matrix(artifacts: Artifacts) -> list[PairMeasurement]:
