@@ -99,16 +99,17 @@ def run_node_check(args: argparse.Namespace) -> int:
         folder = args.keep_artifacts or Path(scratch)
         manifest.write(folder)
         collect_host(host, folder, args.timeout)
-        results = judge_node(folder, manifest, checks)
+        metrics_wanted = bool(args.textfile) or args.format == "prometheus"
+        results, measurements = judge_node(folder, manifest, checks, measure=metrics_wanted)
         line = summary_line(results)
-        if args.textfile:
-            from gpunet.validate.report.prometheus import NODE_CHECK, write_textfile
+        if metrics_wanted:
+            from gpunet.validate.report.prometheus import NODE_CHECK, exposition, write_textfile
 
-            write_textfile(results, manifest, folder, args.textfile, NODE_CHECK)
-        if args.format == "prometheus":
-            from gpunet.validate.report.prometheus import NODE_CHECK, exposition
-
-            sys.stdout.write(exposition(results, manifest, folder, NODE_CHECK))
+            text = exposition(results, manifest, measurements, source=NODE_CHECK)
+            if args.textfile:
+                write_textfile(args.textfile, text)
+            if args.format == "prometheus":
+                sys.stdout.write(text)
     if args.format == "line":
         print(line)
     code = exit_code(results)

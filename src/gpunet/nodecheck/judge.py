@@ -8,7 +8,7 @@ from pathlib import Path
 from gpunet.validate.artifacts import Artifacts
 from gpunet.validate.checks import CHECKS
 from gpunet.validate.manifest import Manifest
-from gpunet.validate.results import Result, Status
+from gpunet.validate.results import Measurement, Result, Status
 
 # The catalog's checks that read only the host's own state (no peers, no switches).
 NODE_CHECKS = (
@@ -29,12 +29,18 @@ _OUTPUT_STARTS = re.compile(r"\(output starts: (?P<quote>['\"])(?P<text>.*)(?P=q
 _COLLECTOR_PREFIX = "gpunet verify: "
 
 
-def judge_node(folder: Path, manifest: Manifest, checks: tuple[str, ...] = NODE_CHECKS) -> list[Result]:
-    artifacts = Artifacts(folder, manifest)
+def judge_node(
+    folder: Path, manifest: Manifest, checks: tuple[str, ...] = NODE_CHECKS, measure: bool = False
+) -> tuple[list[Result], list[Measurement]]:
+    """The results, and with `measure` the numbers the checks read (for the Prometheus textfile)."""
+    artifacts = Artifacts(folder, manifest, measuring=measure)
     results: list[Result] = []
+    measurements: list[Measurement] = []
     for name in checks:
-        results.extend(CHECKS[name](artifacts).run())
-    return results
+        check = CHECKS[name](artifacts)
+        results.extend(check.run())
+        measurements.extend(check.measurements or ())
+    return results, measurements
 
 
 def first_problem(results: list[Result]) -> Result | None:

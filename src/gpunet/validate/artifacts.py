@@ -37,9 +37,10 @@ class Artifacts:
     are kept only among the last RECENT_FILES read: 2,560 switches' parsed queue counters were
     1.1 GiB, held to the end of the check for nothing."""
 
-    def __init__(self, root: Path, manifest: Manifest | None = None) -> None:
+    def __init__(self, root: Path, manifest: Manifest | None = None, measuring: bool = False) -> None:
         self.root = root
         self.manifest = manifest or read_manifest(root)
+        self.measuring = measuring  # checks record the numbers they read (Check.measure)
         self.last_read: str | None = None  # named by the error result of a check that crashes
         self._parsed: dict[tuple[str, str], dict[str, Any]] = {}
         self._recent: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()

@@ -1,8 +1,11 @@
 """Judge the catalog's checks in several processes: which checks go together, and the pool.
 
 Checks are independent but for the files they share: checks that read the same files form one
-batch, judged in one process, so each file is still parsed once. Batches start costliest first
-(the checks' `weight`), so the last one to finish is a small one. Workers are forked
+batch, judged in one process, so each file is still parsed once. A batch of checks judged device
+by device (`Check.judged_per`) is split further into parts, each a contiguous share of the hosts
+or switches: a device's files are read in one part only, the parts keep both processes busy to
+the end, and each part's results travel back while the others are still judged. Batches start
+costliest first (the checks' `weight`), so the last one to finish is a small one. Workers are forked
 (gpunet.forked): they inherit the manifest; only the results travel back. Results keep the
 catalog's order whatever order the batches finish in.
 """
@@ -10,7 +13,7 @@ catalog's order whatever order the batches finish in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -24,6 +27,9 @@ T = TypeVar("T")
 PARALLEL_FROM_HOSTS = 128
 # The pair matrix of the report reads the bandwidth captures: it is built in their batch.
 MATRIX_INPUTS = CHECKS["pair_bandwidth"].reads
+# Parts per process of a batch judged device by device: enough that the last part to finish is
+# short, few enough that each still holds hundreds of devices.
+PARTS_PER_PROCESS = 2
 
 
 class JudgingProcessLost(Exception):
@@ -34,10 +40,29 @@ class JudgingProcessLost(Exception):
 class Batch:
     checks: tuple[str, ...]  # in catalog order
     with_matrix: bool  # this batch also builds the pair matrix
+    part: int = 0  # which of `parts` contiguous shares of the devices it judges
+    parts: int = 1
 
     @property
-    def weight(self) -> int:
-        return sum(CHECKS[name].weight for name in self.checks)
+    def weight(self) -> float:
+        return sum(CHECKS[name].weight for name in self.checks) / self.parts
+
+    @property
+    def judged_per(self) -> str | None:
+        """HOSTS or SWITCHES when every check of the batch is judged device by device."""
+        axes = {CHECKS[name].judged_per for name in self.checks}
+        return next(iter(axes)) if len(axes) == 1 and not self.with_matrix else None
+
+    def manifest_part(self, manifest: Manifest) -> Manifest:
+        """The manifest with only this part's share of the devices (all of them for one part)."""
+        axis = self.judged_per
+        if self.parts == 1 or axis is None:
+            return manifest
+        devices: dict = getattr(manifest, axis)
+        names = list(devices)
+        size = -(-len(names) // self.parts)
+        share = names[self.part * size : (self.part + 1) * size]
+        return replace(manifest, **{axis: {name: devices[name] for name in share}})
 
 
 def batches(checks: Iterable[str]) -> list[Batch]:
@@ -59,22 +84,32 @@ def batches(checks: Iterable[str]) -> list[Batch]:
     return sorted(found, key=lambda batch: -batch.weight)
 
 
+def in_parts(work: list[Batch], parts: int) -> list[Batch]:
+    """Each batch judged device by device as `parts` parts, the others whole; costliest first."""
+    split = [
+        replace(batch, part=index, parts=parts)
+        for batch in work
+        for index in range(parts if batch.judged_per else 1)
+    ]
+    return sorted(split, key=lambda batch: -batch.weight)
+
+
 def process_count(jobs: int | None, manifest: Manifest, batch_count: int) -> int:
     """How many processes judge: `jobs` when given, else one per usable CPU for a large fabric."""
     return worker_count(jobs, batch_count, worth_forking=len(manifest.hosts) >= PARALLEL_FROM_HOSTS)
 
 
 def judge_in_processes(
-    folder: Path,
-    manifest: Manifest,
+    inherited: tuple[Path, Manifest, bool],
     work: list[Batch],
     processes: int,
-    judge_batch: Callable[[tuple[Path, Manifest], Batch], T],
-) -> Iterator[T]:
-    """`judge_batch((folder, manifest), batch)` of every batch, each in a forked worker, as they finish."""
+    judge_batch: Callable[[tuple[Path, Manifest, bool], Batch], T],
+) -> Iterator[tuple[Batch, T]]:
+    """(batch, judge_batch(inherited, batch)) of every batch, each in a forked worker, as they
+    finish; `inherited` (folder, manifest, whether to measure) reaches the workers by fork."""
     try:
-        for _, answer in run_forked((folder, manifest), work, processes, judge_batch):
-            yield answer
+        for index, answer in run_forked(inherited, work, processes, judge_batch):
+            yield work[index], answer
     except WorkerLost as error:
         raise JudgingProcessLost(
             f"a judging process died before returning its results ({error}); --jobs 1 judges in one process"

@@ -64,7 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--vault-password-file", help="vault password file for the inventory")
     parser.add_argument("--quiet", action="store_true", help="no live progress while collecting")
     parser.add_argument(
-        "--failures-only", action="store_true", help="table: list every problem and nothing else"
+        "--failures-only",
+        action="store_true",
+        help="table: list every problem and nothing else; prometheus: the problems and counts, "
+        "no measured values",
     )
     parser.add_argument("--no-color", action="store_true", help="table: no colour, even on a terminal")
     return parser
@@ -109,7 +112,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _judge_and_report(args: argparse.Namespace, catalog: Catalog, folder: Path) -> int:
     try:
-        verdict = judge(folder, catalog, set(args.limit.split(",")) if args.limit else None, args.jobs)
+        limit = set(args.limit.split(",")) if args.limit else None
+        verdict = judge(folder, catalog, limit, args.jobs, measure=args.format == PROMETHEUS)
     except (ManifestError, CatalogError) as error:
         return _usage_error(str(error))
     except JudgingProcessLost as error:
@@ -117,12 +121,12 @@ def _judge_and_report(args: argparse.Namespace, catalog: Catalog, folder: Path) 
         return EXIT_COULD_NOT_RUN
     if args.format == PROMETHEUS and args.output:
         # Atomic (temp file + rename): node_exporter's textfile collector may read it at any moment.
-        write_textfile(verdict.results, verdict.manifest, verdict.artifacts, Path(args.output))
+        write_textfile(Path(args.output), render_prometheus(verdict, args.failures_only))
         print(f"gpunet-validate: wrote prometheus metrics to {args.output}", file=sys.stderr)
         return exit_code(verdict.results)
     color = not args.no_color and not args.output and sys.stdout.isatty()
     report = (
-        render_prometheus(verdict)
+        render_prometheus(verdict, args.failures_only)
         if args.format == PROMETHEUS
         else render(verdict, args.format, color=color, failures_only=args.failures_only)
     )

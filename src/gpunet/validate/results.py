@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Status(StrEnum):
@@ -32,6 +33,17 @@ class Result:
 
     def as_dict(self) -> dict[str, str]:
         return {**asdict(self), "status": str(self.status)}
+
+
+class Measurement(NamedTuple):
+    """A number a check read while judging (in base units: seconds, bytes per second, packets),
+    for the reports that carry values (Prometheus). Kept beside the results, not in them, so the
+    other reports stay as they are; recorded only when asked (`judge(..., measure=True)`)."""
+
+    check: str
+    target: str  # as in the check's Result
+    quantity: str  # what was read: "offset_seconds", "rx_pause_frames", ...
+    value: float
 
 
 EXIT_PASSED = 0

@@ -16,7 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from gpunet.validate.cli import main
 from gpunet.validate.judge import judge
-from gpunet.validate.report.prometheus import NODE_CHECK, write_textfile
+from gpunet.validate.report.prometheus import NODE_CHECK, exposition, write_textfile
 from tests.conftest import FIXTURES_DIR
 
 ARTIFACTS = FIXTURES_DIR / "artifacts"
@@ -133,7 +133,8 @@ def test_a_fabric_file_and_a_node_file_share_one_collector(node_exporter: tuple[
     write_metrics("healthy", textfiles / "gpunet-fabric.prom")
     verdict = judge(ARTIFACTS / "bad_nic")
     node_results = [result for result in verdict.results if result.group == "gpu03"]
-    write_textfile(node_results, verdict.manifest, None, textfiles / "gpunet-node.prom", NODE_CHECK)
+    node_file = textfiles / "gpunet-node.prom"
+    write_textfile(node_file, exposition(node_results, verdict.manifest, source=NODE_CHECK))
     found = scrape(url)
     assert found[("node_textfile_scrape_error", frozenset())] == 0.0
     exit_codes = {

@@ -49,6 +49,6 @@ def test_node_check_needs_only_the_node_libraries(node: Path, output_format: str
     expected = (
         "gpunet: healthy"
         if output_format == "line"
-        else 'gpunet_check_status{category="time",check="ntp_offset"'
+        else 'gpunet_check_results{check="ntp_offset",source="node-check",status="pass"} 1.0'
     )
     assert run.returncode == 0 and expected in run.stdout, run.stdout + run.stderr

@@ -9,10 +9,13 @@ from typing import Any, ClassVar
 
 from gpunet.validate.artifacts import Artifacts, InputError
 from gpunet.validate.manifest import HostExpectation
-from gpunet.validate.results import Result, Status
+from gpunet.validate.results import Measurement, Result, Status
 
 GPUS = "gpus"
 RDMA_NICS = "rdma_nics"
+# What a check judges device by device (Check.judged_per).
+HOSTS = "hosts"
+SWITCHES = "switches"
 
 
 class Check(ABC):
@@ -27,6 +30,10 @@ class Check(ABC):
     # Its rough share of the judging time of a large fabric (measured at 4,096 hosts): the costly
     # checks start first when judging in several processes. Scheduling only; no verdict reads it.
     weight: ClassVar[int] = 1
+    # HOSTS or SWITCHES where each device's results come from that device's files alone, in the
+    # manifest's order of devices: such a check may judge the devices in parts, one part per
+    # process, and the parts' results joined in order are the whole's. None: judged in one piece.
+    judged_per: ClassVar[str | None] = None
 
     @classmethod
     def inputs(cls) -> frozenset[str]:
@@ -37,9 +44,16 @@ class Check(ABC):
         self.manifest = artifacts.manifest
         self.thresholds = artifacts.manifest.thresholds
         self.inputs = inputs or {}
+        # The numbers read while judging, when the caller asked for them (None: not recording).
+        self.measurements: list[Measurement] | None = [] if artifacts.measuring else None
 
     @abstractmethod
     def run(self) -> Iterator[Result]: ...
+
+    def measure(self, target: str, quantity: str, value: float | None) -> None:
+        """Record a number read for `target` (nothing when not recording or not read)."""
+        if self.measurements is not None and value is not None:
+            self.measurements.append(Measurement(self.name, target, quantity, value))
 
     def result(self, target: str, passed: bool, expected: str, actual: str, message: str = "") -> Result:
         status = Status.PASS if passed else Status.FAIL

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from gpunet.validate.checks.base import GPUS, RDMA_NICS, Check, read_host
+from gpunet.validate.checks.base import GPUS, HOSTS, RDMA_NICS, Check, read_host
 from gpunet.validate.gid_index import inventory_gid, perftest_choice
 from gpunet.validate.manifest import HostExpectation, NicExpectation
 from gpunet.validate.results import Result
@@ -24,6 +24,7 @@ class NicPortState(Check):
     name = "nic_port_state"
     description = "Every expected NIC port is Active/LinkUp at the expected rate and link layer"
     categories = ("nic",)
+    judged_per = HOSTS
     commands = ("ibstat",)
     needs = RDMA_NICS
 
@@ -52,6 +53,7 @@ class RoceGid(Check):
     name = "roce_v2_gid"
     description = "Every RoCE NIC port has a RoCE v2 GID (needed for routable RoCE)"
     categories = ("nic",)
+    judged_per = HOSTS
     commands = ("ibv_devinfo",)
     needs = RDMA_NICS
 
@@ -76,6 +78,7 @@ class RoceGidIndex(Check):
     name = "roce_gid_index"
     description = "The NIC's GID table has a RoCE v2 GID carrying its inventory address; says the index"
     categories = ("nic",)
+    judged_per = HOSTS
     commands = ("roce-gids",)
     needs = RDMA_NICS
 
@@ -115,6 +118,7 @@ class NicQos(Check):
     name = "nic_qos"
     description = "NIC trust mode, PFC vector, DSCP mapping and RoCE traffic class as designed"
     categories = ("qos",)
+    judged_per = HOSTS
     commands = ("mlnx_qos", "traffic-class")
     weight = 4
     needs = RDMA_NICS
@@ -151,6 +155,7 @@ class GpuCount(Check):
     name = "gpu_count"
     description = "The host has the expected number of GPUs"
     categories = ("gpu",)
+    judged_per = HOSTS
     commands = ("nvidia-smi-q",)
     needs = GPUS
 
@@ -169,6 +174,7 @@ class NvLink(Check):
     name = "nvlink"
     description = "Every GPU pair of a host is connected by NVLink"
     categories = ("gpu",)
+    judged_per = HOSTS
     commands = ("nvidia-smi-topo",)
     needs = GPUS
 
@@ -198,6 +204,7 @@ class GpuNicAffinity(Check):
     name = "gpu_nic_affinity"
     description = "Every fabric NIC sits behind the same PCIe switch as a GPU (PIX or PXB)"
     categories = ("gpu", "pcie")
+    judged_per = HOSTS
     commands = ("nvidia-smi-topo",)
     needs = GPUS
 
@@ -227,6 +234,7 @@ class AcsDisabled(Check):
     name = "pcie_acs_off"
     description = "PCIe ACS redirection is off, so GPU-NIC peer traffic is not sent up to the root complex"
     categories = ("pcie",)
+    judged_per = HOSTS
     commands = ("lspci-acs",)
     needs = GPUS
 
@@ -250,6 +258,7 @@ class NtpOffset(Check):
     name = "ntp_offset"
     description = "chrony is synchronised and the clock offset is under the fabric's limit"
     categories = ("time",)
+    judged_per = HOSTS
     commands = ("chronyc-tracking",)
 
     def run(self) -> Iterator[Result]:
@@ -261,6 +270,8 @@ class NtpOffset(Check):
                 yield problem
                 continue
             offset = parsed["system_time_offset_ms"]
+            self.measure(host.name, "offset_seconds", offset / 1000)
+            self.measure(host.name, "synchronised", 1.0 if parsed["synchronised"] else 0.0)
             state = "synchronised" if parsed["synchronised"] else parsed["leap_status"]
             actual = f"{state}, offset {offset:.3f} ms"
             yield self.result(host.name, parsed["synchronised"] and abs(offset) <= limit, expected, actual)
@@ -270,6 +281,7 @@ class FirewallRules(Check):
     name = "firewall_rules"
     description = "nftables accepts RoCEv2 (UDP 4791) and the pinned NCCL port range"
     categories = ("firewall",)
+    judged_per = HOSTS
     commands = ("nft-ruleset",)
 
     def run(self) -> Iterator[Result]:
@@ -303,6 +315,7 @@ class NcclConfig(Check):
     name = "nccl_config"
     description = "/etc/nccl.conf names every fabric NIC and the RoCE traffic class"
     categories = ("nccl",)
+    judged_per = HOSTS
     commands = ("nccl-conf",)
 
     def run(self) -> Iterator[Result]:

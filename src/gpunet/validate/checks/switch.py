@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from gpunet.validate.artifacts import InputError
-from gpunet.validate.checks.base import Check
+from gpunet.validate.checks.base import SWITCHES, Check
 from gpunet.validate.manifest import SwitchExpectation
 from gpunet.validate.results import Result, Status
 
@@ -59,6 +59,7 @@ SWITCH_COMMANDS: dict[str, dict[str, str]] = {
 
 class _SwitchCheck(Check):
     categories = ("switch",)
+    judged_per = SWITCHES
     platforms: tuple[str, ...] = ()
 
     def run(self) -> Iterator[Result]:
@@ -81,6 +82,7 @@ class SwitchPfc(_SwitchCheck):
     description = "PFC is on for the lossless priority on every lossless switch port"
     commands = (
         "sonic-show-pfc-priority",
+        "sonic-show-pfc-counters",  # for the measurements only (the Prometheus report)
         "nxos-show-interface-pfc",
         "cumulus-nv-show-qos-roce",
         "eos-show-pfc",
@@ -111,8 +113,11 @@ class SwitchPfc(_SwitchCheck):
             if switch.platform == "sonic":
                 table = self.read(switch, AFTER, "sonic-show-pfc-priority")["interfaces"]
                 per_port = {port: table.get(port) for port in switch.lossless_ports}
+                self._measure_sonic_pauses(switch)
             else:
                 table = self.read(switch, AFTER, "nxos-show-interface-pfc")["interfaces"]
+                for port in switch.lossless_ports:  # NX-OS counts pause frames per port
+                    self._measure_pauses(f"{switch.name}:{port}", table.get(port, {}))
                 per_port = {
                     port: table[port]["priorities"] if table.get(port, {}).get("oper") == "On" else []
                     for port in switch.lossless_ports
@@ -126,6 +131,26 @@ class SwitchPfc(_SwitchCheck):
             yield self.result(
                 f"{switch.name}:{port}", bool(priorities) and prio in priorities, expected, actual
             )
+
+    def _measure_pauses(self, target: str, counters: dict[str, Any]) -> None:
+        for direction in ("rx", "tx"):
+            self.measure(target, f"{direction}_pause_frames", counters.get(f"{direction}_pause"))
+
+    def _measure_sonic_pauses(self, switch: SwitchExpectation) -> None:
+        """`show pfc counters` on the lossless priority: read only for the measurements (the
+        verdict is `show pfc priority`'s), so a missing capture changes no result."""
+        if self.measurements is None:
+            return
+        try:
+            counters = self.read(switch, AFTER, "sonic-show-pfc-counters")
+        except InputError:
+            return
+        prio = self.manifest.lossless_priority
+        for port in switch.lossless_ports:
+            for direction in ("rx", "tx"):
+                per_priority = counters.get(direction, {}).get(port)
+                if per_priority is not None:
+                    self.measure(f"{switch.name}:{port}", f"{direction}_pause_frames", per_priority[prio])
 
     def _judge_eos(self, switch: SwitchExpectation) -> Iterator[Result]:
         """`show priority-flow-control`: PFC enabled on the lossless priority of every lossless port
@@ -148,6 +173,7 @@ class SwitchPfc(_SwitchCheck):
         ports = _eos_by_long_name(status)
         for port in switch.lossless_ports:
             target = f"{switch.name}:{port}"
+            self._measure_pauses(target, pauses_after.get(port, {}).get(prio, {}))
             row = ports.get(port)
             if status["global_enabled"] is False:
                 yield self.result(target, False, expected, "Global PFC : Disabled")
@@ -198,6 +224,8 @@ class SwitchPfc(_SwitchCheck):
             return
         for port in switch.lossless_ports:
             target = f"{switch.name}:{port}"
+            priorities = after.get(port, {}).get("priorities", {})
+            self._measure_pauses(target, {int(p): c for p, c in priorities.items()}.get(prio, {}))
             configured, state = _junos_pfc_state(cos.get(port), profiles, prio)
             if not configured:
                 yield self.result(target, False, expected, state)
@@ -330,6 +358,7 @@ class SwitchEcn(_SwitchCheck):
             return
         for port in switch.lossless_ports:
             marks_after, marks_before = after.get((port, queue)), before.get((port, queue))
+            self.measure(f"{switch.name}:{port}", "ecn_marked_packets", marks_after)
             if marks_after is None:
                 actual = "port not listed" if port not in {p for p, _ in after} else "no ECN counter"
                 yield self.result(f"{switch.name}:{port}", False, expected, f"queue {queue}: {actual}")
@@ -365,7 +394,8 @@ class LosslessQueueDrops(_SwitchCheck):
             if port not in after or port not in before:
                 yield self.result(f"{switch.name}:{port}", False, expected, "port not in queue counters")
                 continue
-            delta = after[port] - before[port]
+            self.measure(f"{switch.name}:{port}", "drop_packets", after[port])
+            delta = (after[port] or 0) - (before[port] or 0)
             yield self.result(f"{switch.name}:{port}", delta == 0, expected, f"{delta} drops on {queue}")
 
     def _judge_queue_drops(self, switch: SwitchExpectation) -> Iterator[Result]:
@@ -388,6 +418,7 @@ class LosslessQueueDrops(_SwitchCheck):
                     f"{switch.name}:{port}", False, expected, f"queue {queue} not in the counters"
                 )
                 continue
+            self.measure(f"{switch.name}:{port}", "drop_packets", after[(port, queue)])
             delta = after[(port, queue)] - before[(port, queue)]
             yield self.result(
                 f"{switch.name}:{port}", delta == 0, expected, f"{delta} drops on queue {queue}"
@@ -426,8 +457,9 @@ def _eos_long_name(port: str) -> str:
     return "Ethernet" + port[2:] if port.startswith("Et") and not port.startswith("Ethernet") else port
 
 
-def _drops(parsed: dict[str, Any], queue: str) -> dict[str, int]:
-    return {row["port"]: row["drop_pkts"] or 0 for row in parsed["queues"] if row["queue"] == queue}
+def _drops(parsed: dict[str, Any], queue: str) -> dict[str, int | None]:
+    """port -> dropped packets of `queue` (None where SONiC prints N/A)."""
+    return {row["port"]: row["drop_pkts"] for row in parsed["queues"] if row["queue"] == queue}
 
 
 # Which platforms' output each switch check reads (for the "not checked" reason of the others).

@@ -212,6 +212,7 @@ class NcclBusBandwidth(Check):
             except InputError as error:
                 yield self.unavailable(f"nccl:{run.name}", hosts, error, expected)
                 continue
+            self.measure(f"nccl:{run.name}", "busbw_bytes_per_second", _out_of_place_peak(parsed))
             if parsed["error"]:
                 seen = f"{len(parsed['rows'])} result rows" if parsed["rows"] else "no results"
                 yield self.result(f"nccl:{run.name}", False, expected, seen, f"run failed: {parsed['error']}")
@@ -243,6 +244,13 @@ class NcclBusBandwidth(Check):
             )
             actual = f"{wrong} wrong, peak busbw {peak:g} GB/s (avg {parsed['avg_busbw_gbs']})"
             yield self.result(f"nccl:{run.name}", wrong == 0 and peak >= floor, expected, actual)
+
+
+def _out_of_place_peak(parsed: dict) -> float | None:
+    """nccl-tests' highest out-of-place busbw as bytes per second; None when no row has one."""
+    values = [row["out_of_place"]["busbw_gbs"] for row in parsed["rows"]]
+    known = [value for value in values if value is not None]
+    return max(known) * 1e9 if known else None
 
 
 class HostNetworkThroughput(Check):

@@ -1,92 +1,101 @@
 """Prometheus text exposition of a verdict, for node_exporter's textfile collector.
 
-Series (all gauges, base units as Prometheus' naming guide asks):
-    gpunet_check_status{source,check,category,target,host,nic,rail,switch,port,status}  1 for
-        the result's status, 0 for the other three (a state set: alerts match status="fail")
+Series (all gauges, base units as Prometheus' naming guide asks). `source` is "validate" or
+"node-check": both files may sit in one node_exporter's textfile folder, and the collector
+refuses two series with the same name and labels.
+
+Verdict:
+    gpunet_check_status{source,check,category,target,host,nic,rail,switch,port,status}  1: one
+        series per result that failed (status="fail") or could not run (status="error")
+    gpunet_check_results{source,check,status}     results per check and status, zeros included
     gpunet_checks{source,status}                  results per status
     gpunet_validate_exit_code{source}             what gpunet-validate / gpunet node-check exit with
     gpunet_validate_timestamp_seconds{source}     when this report was written
-`source` is "validate" or "node-check": both files may sit in one node_exporter's textfile folder,
-and the collector refuses two series with the same name and labels.
-    gpunet_pair_bandwidth_bytes_per_second{...}    ib_write_bw average per scheduled pair and rail
-    gpunet_pair_line_rate_bytes_per_second{...}    the slower NIC's line rate of that pair
+Measured values, as the checks read them while judging (none with `failures_only`):
+    gpunet_pair_bandwidth_bytes_per_second{host,nic,peer_host,peer_nic,rail,switch,port}
+        ib_write_bw average per scheduled pair and rail, and
+    gpunet_pair_line_rate_bytes_per_second{...}   the slower NIC's line rate of that pair
     gpunet_nccl_busbw_bytes_per_second{run}       nccl-tests peak out-of-place busbw
     gpunet_nccl_busbw_bound_bytes_per_second{run} the planner's bound for that run
     gpunet_ntp_offset_seconds{host}, gpunet_ntp_synchronised{host}
-    gpunet_switch_pfc_pause_frames{switch,port,priority,direction}  after the traffic tests;
-        priority="all" where the OS counts pause frames per port, not per priority
-    gpunet_switch_queue_drop_packets{switch,port,queue}  queue drops after the tests (SONiC, EOS, Junos)
-    gpunet_switch_ecn_marked_packets{switch,port,queue}  ECN (CE) marks per queue after the tests
-        (EOS `show qos interfaces ecn counters queue`, Junos `show interfaces queue`)
+    gpunet_switch_pfc_pause_frames{switch,port,priority,direction}  on each lossless port, the
+        lossless priority's (priority="all" on NX-OS, which counts per port)
+    gpunet_switch_queue_drop_packets{switch,port,queue}  the lossless queue's (SONiC, EOS, Junos)
+    gpunet_switch_ecn_marked_packets{switch,port,queue}  the lossless queue's (EOS, Junos)
+Switch counters are as read after the traffic tests.
 
-Values are read through the same parsers the checks use; a file that is missing or unreadable
-gives no value series (its check already says why), never a made-up zero.
+Why no series for a passing result, and switch counters only where the fabric is lossless: a
+state set of every result (4 series each) and every queue and priority of every port were 7
+million series and 918 MiB at 4,096 hosts. What an alert or a dashboard asks is which targets have
+a problem (gpunet-alerts.yml matches status="fail"), how many passed (gpunet_check_results), and
+the lossless class's counters. What is left grows with NICs and lossless ports: 2 series per
+scheduled pair, 2 per host and NCCL run, 2-3 per lossless switch port.
+
+A value that was not read (file missing or unreadable, "N/A" in the output) has no series (its
+check already says why), never a made-up zero.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
-
-from gpunet.validate.artifacts import Artifacts, InputError
-from gpunet.validate.checks.switch import per_queue
-from gpunet.validate.checks.traffic import PairBandwidth, scheduled_pairs
+from gpunet.validate.checks.traffic import PairMeasurement
 from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest, NicExpectation
-from gpunet.validate.results import Result, Status, counts, exit_code
+from gpunet.validate.report.exposition import Family, exposition_text, write_atomically
+from gpunet.validate.report.grouping import counts_per_check
+from gpunet.validate.results import Measurement, Result, Status, counts, exit_code
 
 TARGET_LABELS = ("host", "nic", "rail", "switch", "port")
-_GIGA = 1e9
 # Gb/s as bytes per second: promtool's lint asks for bytes as the base unit of data.
-_GBPS_AS_BYTES = _GIGA / 8
-# Per-port PFC counters of each OS's show command (parsers in validate/parsers/switch_pfc.py).
-_PORT_PAUSE_TOOLS = ("nxos-show-interface-pfc", "eos-show-pfc-counters")
-# Per-queue counters of EOS and Junos: (drops, ECN marks) tools, read by the checks' own per_queue.
-_QUEUE_TOOLS = {
-    "eos": ("eos-show-interfaces-counters-queue", "eos-show-qos-ecn-counters-queue"),
-    "junos": ("junos-show-interfaces-queue", "junos-show-interfaces-queue"),
-}
-
+_GBPS_AS_BYTES = 1e9 / 8
+# The results that get a status series: the ones an operator acts on.
+PROBLEMS = (Status.FAIL, Status.ERROR)
+# Platforms whose pause counters are per port, not per priority.
+_PER_PORT_PAUSE = ("nxos",)
 
 VALIDATE = "validate"
 NODE_CHECK = "node-check"
 
 
-def render_prometheus(verdict: Verdict) -> str:
-    return exposition(verdict.results, verdict.manifest, verdict.artifacts)
+def render_prometheus(verdict: Verdict, failures_only: bool = False) -> str:
+    return exposition(
+        verdict.results, verdict.manifest, verdict.measurements, verdict.pairs, VALIDATE, failures_only
+    )
 
 
 def exposition(
-    results: list[Result], manifest: Manifest, artifacts: Path | None, source: str = VALIDATE
+    results: list[Result],
+    manifest: Manifest,
+    measurements: Iterable[Measurement] = (),
+    pairs: Iterable[PairMeasurement] = (),
+    source: str = VALIDATE,
+    failures_only: bool = False,
 ) -> str:
-    return generate_latest(build_registry(results, manifest, artifacts, source)).decode()
+    return exposition_text(families(results, manifest, measurements, pairs, source, failures_only))
 
 
-def write_textfile(
-    results: list[Result], manifest: Manifest, artifacts: Path | None, path: Path, source: str = VALIDATE
-) -> None:
-    """Write for the textfile collector: prometheus_client writes a temp file beside `path` and
-    renames it, so node_exporter never reads a half-written file."""
+def families(
+    results: list[Result],
+    manifest: Manifest,
+    measurements: Iterable[Measurement] = (),
+    pairs: Iterable[PairMeasurement] = (),
+    source: str = VALIDATE,
+    failures_only: bool = False,
+) -> list[Family]:
+    """Every series of the module docstring, as gauge families (measured ones unless failures_only)."""
+    found = _verdict_families(results, manifest, source)
+    if not failures_only:
+        found += _pair_families(pairs, manifest) + _measured_families(measurements, manifest)
+    return found
+
+
+def write_textfile(path: Path, text: str) -> None:
+    """Write for the textfile collector, atomically (the collector may read at any moment)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_to_textfile(str(path), build_registry(results, manifest, artifacts, source))
-
-
-def build_registry(
-    results: list[Result], manifest: Manifest, artifacts: Path | None, source: str = VALIDATE
-) -> CollectorRegistry:
-    registry = CollectorRegistry(auto_describe=True)
-    _add_results(registry, results, manifest, source)
-    if artifacts is not None:
-        view = Artifacts(artifacts, manifest)
-        _add_pairs(registry, view)
-        _add_nccl(registry, view)
-        _add_ntp(registry, view)
-        _add_switch_counters(registry, view)
-    return registry
+    write_atomically(path, text)
 
 
 def target_labels(target: str, manifest: Manifest) -> dict[str, str]:
@@ -109,181 +118,130 @@ def _nic_labels(nic: NicExpectation) -> dict[str, str]:
     return {"nic": nic.name, "rail": str(nic.rail), "switch": nic.switch, "port": nic.switch_port}
 
 
-def _add_results(registry: CollectorRegistry, results: list[Result], manifest: Manifest, source: str) -> None:
-    status = Gauge(
+def _verdict_families(results: list[Result], manifest: Manifest, source: str) -> list[Family]:
+    status = Family(
         "gpunet_check_status",
-        "gpunet check result per check and target: 1 for its status, 0 for the others",
-        ["source", "check", "category", "target", *TARGET_LABELS, "status"],
-        registry=registry,
+        "gpunet check result that failed (status fail) or could not run (status error): 1",
+        ("source", "check", "category", "target", *TARGET_LABELS, "status"),
     )
     for result in results:
-        labels = target_labels(result.target, manifest)
-        for state in Status:
-            status.labels(
-                source=source,
-                check=result.check,
-                category=result.category,
-                target=result.target,
-                **labels,
-                status=state,
-            ).set(1 if result.status == state else 0)
-    totals = Gauge(
-        "gpunet_checks", "gpunet check results per status", ["source", "status"], registry=registry
+        if result.status in PROBLEMS:
+            labels = target_labels(result.target, manifest)
+            status.add(
+                (
+                    source,
+                    result.check,
+                    result.category,
+                    result.target,
+                    *(labels[name] for name in TARGET_LABELS),
+                    str(result.status),
+                ),
+                1,
+            )
+    per_check = Family(
+        "gpunet_check_results", "gpunet check results per check and status", ("source", "check", "status")
     )
+    for check, tally in counts_per_check(results).items():
+        for state, number in tally.items():
+            per_check.add((source, check, str(state)), number)
+    totals = Family("gpunet_checks", "gpunet check results per status", ("source", "status"))
     for state, number in counts(results).items():
-        totals.labels(source=source, status=state).set(number)
-    Gauge(
+        totals.add((source, state), number)
+    code = Family(
         "gpunet_validate_exit_code",
         "exit code of the run: 0 passed, 3 a check could not run, 4 a check failed",
-        ["source"],
-        registry=registry,
-    ).labels(source=source).set(exit_code(results))
-    Gauge(
+        ("source",),
+        [((source,), exit_code(results))],
+    )
+    stamp = Family(
         "gpunet_validate_timestamp_seconds",
         "when gpunet wrote these results (Unix time)",
-        ["source"],
-        registry=registry,
-    ).labels(source=source).set(time.time())
+        ("source",),
+        [((source,), time.time())],
+    )
+    return [status, per_check, totals, code, stamp]
 
 
-def _add_pairs(registry: CollectorRegistry, artifacts: Artifacts) -> None:
-    names = ["host", "nic", "peer_host", "peer_nic", "rail", "switch", "port"]
-    measured = Gauge(
+_PAIR_LABELS = ("host", "nic", "peer_host", "peer_nic", "rail", "switch", "port")
+
+
+def _pair_families(pairs: Iterable[PairMeasurement], manifest: Manifest) -> list[Family]:
+    measured = Family(
         "gpunet_pair_bandwidth_bytes_per_second",
         "ib_write_bw average bandwidth of a scheduled pair on one rail",
-        names,
-        registry=registry,
+        _PAIR_LABELS,
     )
-    line_rate = Gauge(
+    line_rate = Family(
         "gpunet_pair_line_rate_bytes_per_second",
         "line rate of the slower NIC of a scheduled pair",
-        names,
-        registry=registry,
+        _PAIR_LABELS,
     )
-    context = PairBandwidth(artifacts)
-    for ends in scheduled_pairs(context):
-        relative = artifacts.pair_file(
-            ends.round, ends.client.name, ends.server.name, ends.client_nic.name, "ib_write_bw"
-        )
-        labels = {
-            "host": ends.client.name,
-            "nic": ends.client_nic.name,
-            "peer_host": ends.server.name,
-            "peer_nic": ends.server_nic.name,
-            "rail": str(ends.client_nic.rail),
-            "switch": ends.client_nic.switch,
-            "port": ends.client_nic.switch_port,
-        }
-        line_rate.labels(**labels).set(context.line_rate(ends) * _GBPS_AS_BYTES)
-        parsed = _read(artifacts, relative, "perftest")
-        if parsed and parsed["results"] and parsed["results"][-1]["bw_avg_gbps"] is not None:
-            measured.labels(**labels).set(parsed["results"][-1]["bw_avg_gbps"] * _GBPS_AS_BYTES)
-
-
-def _add_nccl(registry: CollectorRegistry, artifacts: Artifacts) -> None:
-    peak = Gauge(
-        "gpunet_nccl_busbw_bytes_per_second",
-        "nccl-tests peak out-of-place bus bandwidth of a run",
-        ["run"],
-        registry=registry,
-    )
-    bound = Gauge(
-        "gpunet_nccl_busbw_bound_bytes_per_second",
-        "the planner's bus bandwidth bound for a run",
-        ["run"],
-        registry=registry,
-    )
-    for run in artifacts.manifest.nccl_runs.values():
-        bound.labels(run=run.name).set(run.bound_busbw_gbs * _GIGA)
-        parsed = _read(artifacts, f"nccl/{run.name}.txt", "nccl-tests")
-        rows = [row["out_of_place"]["busbw_gbs"] for row in (parsed or {}).get("rows", [])]
-        rows = [value for value in rows if value is not None]
-        if rows:
-            peak.labels(run=run.name).set(max(rows) * _GIGA)
-
-
-def _add_ntp(registry: CollectorRegistry, artifacts: Artifacts) -> None:
-    offset = Gauge(
-        "gpunet_ntp_offset_seconds", "chrony's system time offset (signed)", ["host"], registry=registry
-    )
-    synchronised = Gauge(
-        "gpunet_ntp_synchronised", "1 when chrony says the clock is synchronised", ["host"], registry=registry
-    )
-    for host in artifacts.manifest.hosts:
-        parsed = _read(artifacts, f"hosts/{host}/chronyc-tracking.txt", "chronyc-tracking")
-        if parsed is None:
+    nic_of_rail = {(host.name, nic.rail): nic for host in manifest.hosts.values() for nic in host.nics}
+    for pair in pairs:
+        client, server = nic_of_rail.get((pair.client, pair.rail)), nic_of_rail.get((pair.server, pair.rail))
+        if client is None or server is None:
             continue
-        offset.labels(host=host).set(parsed["system_time_offset_ms"] / 1000)
-        synchronised.labels(host=host).set(1 if parsed["synchronised"] else 0)
+        labels = (
+            pair.client,
+            client.name,
+            pair.server,
+            server.name,
+            str(pair.rail),
+            client.switch,
+            client.switch_port,
+        )
+        line_rate.add(labels, pair.line_rate_gbps * _GBPS_AS_BYTES)
+        if pair.gbps is not None:
+            measured.add(labels, pair.gbps * _GBPS_AS_BYTES)
+    return [measured, line_rate]
 
 
-def _add_switch_counters(registry: CollectorRegistry, artifacts: Artifacts) -> None:
-    pause = Gauge(
+def _measured_families(measurements: Iterable[Measurement], manifest: Manifest) -> list[Family]:
+    offset = Family("gpunet_ntp_offset_seconds", "chrony's system time offset (signed)", ("host",))
+    synchronised = Family(
+        "gpunet_ntp_synchronised", "1 when chrony says the clock is synchronised", ("host",)
+    )
+    busbw = Family(
+        "gpunet_nccl_busbw_bytes_per_second", "nccl-tests peak out-of-place bus bandwidth of a run", ("run",)
+    )
+    bound = Family(
+        "gpunet_nccl_busbw_bound_bytes_per_second", "the planner's bus bandwidth bound for a run", ("run",)
+    )
+    pause = Family(
         "gpunet_switch_pfc_pause_frames",
-        "PFC pause frames a switch port received (rx) or sent (tx), read after the traffic tests",
-        ["switch", "port", "priority", "direction"],
-        registry=registry,
+        "PFC pause frames a lossless switch port received (rx) or sent (tx) on the lossless priority, "
+        "read after the traffic tests",
+        ("switch", "port", "priority", "direction"),
     )
-    drops = Gauge(
+    drops = Family(
         "gpunet_switch_queue_drop_packets",
-        "packets a switch queue dropped, read after the traffic tests",
-        ["switch", "port", "queue"],
-        registry=registry,
+        "packets the lossless queue of a switch port dropped, read after the traffic tests",
+        ("switch", "port", "queue"),
     )
-    ecn = Gauge(
+    ecn = Family(
         "gpunet_switch_ecn_marked_packets",
-        "packets a switch queue marked with ECN (CE), read after the traffic tests",
-        ["switch", "port", "queue"],
-        registry=registry,
+        "packets the lossless queue of a switch port marked with ECN (CE), read after the traffic tests",
+        ("switch", "port", "queue"),
     )
-    for switch in artifacts.manifest.switches:
-        for port, priority, direction, value in _pause_counters(artifacts, switch):
-            pause.labels(switch=switch, port=port, priority=priority, direction=direction).set(value)
-        queues = _after(artifacts, switch, "sonic-show-queue-counters")
-        for row in (queues or {}).get("queues", []):
-            if row["drop_pkts"] is not None:
-                drops.labels(switch=switch, port=row["port"], queue=row["queue"]).set(row["drop_pkts"])
-        tools = _QUEUE_TOOLS.get(artifacts.manifest.switches[switch].platform)
-        for gauge, counter, tool in zip((drops, ecn), ("drops", "ecn"), tools or (), strict=False):
-            parsed = _after(artifacts, switch, tool)
-            for (port, queue), value in (per_queue(parsed, counter) if parsed else {}).items():
-                if value is not None:
-                    gauge.labels(switch=switch, port=port, queue=str(queue)).set(value)
-
-
-def _pause_counters(artifacts: Artifacts, switch: str) -> Iterator[tuple[str, str, str, int]]:
-    sonic = _after(artifacts, switch, "sonic-show-pfc-counters")
-    for direction in ("rx", "tx"):
-        for port, per_priority in (sonic or {}).get(direction, {}).items():
-            yield from (
-                (port, str(prio), direction, value)
-                for prio, value in enumerate(per_priority)
-                if value is not None
-            )
-    for tool in _PORT_PAUSE_TOOLS:
-        parsed = _after(artifacts, switch, tool)
-        for port, row in (parsed or {}).get("interfaces", {}).items():
-            yield from _rx_tx(port, "all", row)
-    junos = _after(artifacts, switch, "junos-show-interfaces-extensive")
-    for port, row in (junos or {}).get("interfaces", {}).items():
-        for prio, counters in row.get("priorities", {}).items():
-            yield from _rx_tx(port, str(prio), counters)
-
-
-def _rx_tx(port: str, priority: str, row: dict[str, Any]) -> Iterable[tuple[str, str, str, int]]:
-    return (
-        (port, priority, direction, row[f"{direction}_pause"])
-        for direction in ("rx", "tx")
-        if row.get(f"{direction}_pause") is not None
-    )
-
-
-def _after(artifacts: Artifacts, switch: str, tool: str) -> dict[str, Any] | None:
-    return _read(artifacts, f"switches/{switch}/after/{tool}.txt", tool)
-
-
-def _read(artifacts: Artifacts, relative: str, tool: str) -> dict[str, Any] | None:
-    try:
-        return artifacts.parsed(relative, tool)
-    except InputError:
-        return None
+    for run in manifest.nccl_runs.values():
+        bound.add((run.name,), run.bound_busbw_gbs * 1e9)
+    lossless = str(manifest.lossless_priority)
+    priority_of = {
+        name: "all" if switch.platform in _PER_PORT_PAUSE else lossless
+        for name, switch in manifest.switches.items()
+    }
+    for check, target, quantity, value in measurements:
+        if check == "ntp_offset":
+            (offset if quantity == "offset_seconds" else synchronised).add((target,), value)
+        elif check == "nccl_busbw":
+            busbw.add((target.removeprefix("nccl:"),), value)
+        else:
+            switch, _, port = target.partition(":")
+            if check == "switch_pfc":
+                direction = quantity.partition("_")[0]  # rx_pause_frames, tx_pause_frames
+                pause.add((switch, port, priority_of.get(switch, lossless), direction), value)
+            elif check == "lossless_queue_drops":
+                drops.add((switch, port, lossless), value)
+            elif check == "switch_ecn":
+                ecn.add((switch, port, lossless), value)
+    return [busbw, bound, offset, synchronised, pause, drops, ecn]
