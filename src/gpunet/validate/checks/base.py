@@ -53,7 +53,7 @@ class Check(ABC):
     def measure(self, target: str, quantity: str, value: float | None) -> None:
         """Record a number read for `target` (nothing when not recording or not read)."""
         if self.measurements is not None and value is not None:
-            self.measurements.append(Measurement(self.name, target, quantity, value))
+            self.measurements.append((self.name, target, quantity, value))
 
     def result(self, target: str, passed: bool, expected: str, actual: str, message: str = "") -> Result:
         status = Status.PASS if passed else Status.FAIL

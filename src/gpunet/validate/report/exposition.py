@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 
 from prometheus_client.utils import floatToGoString
@@ -45,25 +46,40 @@ class Family:
 
 def exposition_text(families: Iterable[Family]) -> str:
     out: list[str] = []
+    number = _GoFloats()
     for family in families:
         help_text = family.help.replace("\\", r"\\").replace("\n", r"\n")
         out.append(f"# HELP {family.name} {help_text}\n# TYPE {family.name} gauge\n")
-        # generate_latest prints labels sorted by name: the same order, fixed once per family.
-        fields = sorted((name, index) for index, name in enumerate(family.labels))
-        if not fields:
-            out.extend(f"{family.name} {floatToGoString(value)}\n" for _, value in family.samples)
+        if not family.labels:
+            out.extend(f"{family.name} {number(value)}\n" for _, value in family.samples)
             continue
-        prefix = family.name + "{"
+        # generate_latest prints labels sorted by name: one line template per family, in that order.
+        fields = sorted((name, index) for index, name in enumerate(family.labels))
+        line = family.name + "{" + ",".join(f'{name}="%s"' for name, _ in fields) + "} %s\n"
+        in_order = itemgetter(*(index for _, index in fields))
         for values, value in family.samples:
-            pairs = ",".join(f'{name}="{_escaped(values[index])}"' for name, index in fields)
-            out.append(f"{prefix}{pairs}}} {floatToGoString(value)}\n")
+            ordered = in_order(values) if len(fields) > 1 else (values[fields[0][1]],)
+            joined = "".join(ordered)
+            if "\\" in joined or '"' in joined or "\n" in joined:
+                ordered = tuple(map(_escaped, ordered))
+            out.append(line % (*ordered, number(value)))
     return "".join(out)
 
 
 def _escaped(value: str) -> str:
-    if "\\" in value or '"' in value or "\n" in value:
-        return value.replace("\\", r"\\").replace("\n", r"\n").replace('"', r"\"")
-    return value
+    return value.replace("\\", r"\\").replace("\n", r"\n").replace('"', r"\"")
+
+
+class _GoFloats(dict):
+    """floatToGoString, remembered: counters and rates repeat (1520 pause frames on most ports).
+    Zero is not remembered: 0.0 and -0.0 are one key, but Go prints them apart."""
+
+    def __missing__(self, value: float) -> str:
+        text = self[value] = floatToGoString(value)
+        return text
+
+    def __call__(self, value: float) -> str:
+        return self[value] if value else floatToGoString(value)
 
 
 def write_atomically(path: Path, text: str) -> None:
