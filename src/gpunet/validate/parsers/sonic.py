@@ -22,8 +22,11 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     """{"rx": {port: [pfc0..pfc7]}, "tx": {...}}."""
     counters: dict[str, dict[str, list[int | None]]] = {}
     direction: str | None = None
-    for line in content_lines(text):
-        if match := _PFC_HEADER.match(line):
+    # Read for every switch of a fabric when its counters are exported (a row per port): split
+    # lines as they are (trailing blanks change no token), and a row of plain digits is
+    # converted in one pass.
+    for line in text.splitlines():
+        if "PFC0" in line and (match := _PFC_HEADER.match(line)):
             direction = match["direction"].lower()
             if direction in counters:
                 raise ParseError(f"two 'Port {match['direction']}' tables (a duplicated capture)")
@@ -33,7 +36,9 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
         if _is_other_header(tokens):
             direction = None
         elif direction and len(tokens) == 9 and _PORT.match(tokens[0]):
-            counters[direction][tokens[0]] = [number(t) for t in tokens[1:]]
+            values = tokens[1:]
+            digits = "".join(values).isdigit()
+            counters[direction][tokens[0]] = list(map(int, values)) if digits else [number(t) for t in values]
     if not counters:
         raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
     return counters
