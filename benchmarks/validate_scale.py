@@ -32,6 +32,7 @@ from tests.fixtures.artifacts import generate  # noqa: E402
 
 from gpunet.model.check import load_fabric  # noqa: E402 - after the path set-up above
 from gpunet.validate.manifest import build_manifest  # noqa: E402
+from gpunet.validate.cli import PROMETHEUS  # noqa: E402
 from gpunet.validate.report import FORMATS  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -109,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hosts", type=int, nargs="+", default=[64, 512, 4096])
     parser.add_argument("--work", type=Path, help="folder for inventories and artifacts (default: temporary)")
     parser.add_argument("--jobs", type=int, help="gpunet-validate --jobs (default: its own choice)")
-    parser.add_argument("--formats", nargs="+", default=list(FORMATS), choices=FORMATS)
+    every_format = [*FORMATS, PROMETHEUS]
+    parser.add_argument("--formats", nargs="+", default=every_format, choices=every_format)
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="gpunet-validate-scale-"))
     work.mkdir(parents=True, exist_ok=True)

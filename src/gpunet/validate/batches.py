@@ -87,9 +87,10 @@ def batches(checks: Iterable[str]) -> list[Batch]:
 def in_parts(work: list[Batch], parts: int) -> list[Batch]:
     """Each batch judged device by device as `parts` parts, the others whole; costliest first."""
     split = [
-        replace(batch, part=index, parts=parts)
+        replace(batch, part=index, parts=count)
         for batch in work
-        for index in range(parts if batch.judged_per else 1)
+        for count in [parts if batch.judged_per else 1]
+        for index in range(count)
     ]
     return sorted(split, key=lambda batch: -batch.weight)
 

@@ -9,7 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from gpunet.validate.batches import PARALLEL_FROM_HOSTS, JudgingProcessLost, batches, process_count
+from gpunet.validate.batches import (
+    PARALLEL_FROM_HOSTS,
+    Batch,
+    JudgingProcessLost,
+    batches,
+    in_parts,
+    process_count,
+)
 from gpunet.validate.checks import CHECKS, Catalog, load_catalog
 from gpunet.validate.cli import main
 from gpunet.validate.judge import judge
@@ -50,6 +57,46 @@ def test_checks_that_read_the_same_files_share_a_batch(
     checks: list[str], expected: list[tuple[tuple[str, ...], bool]]
 ) -> None:
     assert [(batch.checks, batch.with_matrix) for batch in batches(checks)] == expected
+
+
+# (batch, parts it is judged in): per-device checks in parts, the rest whole.
+PARTS = [
+    (Batch(("nic_qos",), False), 3),
+    (Batch(("switch_pfc", "lossless_queue_drops", "switch_ecn"), False), 3),
+    (Batch(("fault_localisation", "pair_bandwidth"), True), 1),  # pairs span hosts
+    (Batch(("nccl_busbw",), False), 1),  # a run spans hosts
+    (Batch(("iperf3_throughput",), False), 1),
+]
+
+
+@pytest.mark.parametrize(("batch", "expected"), PARTS)
+def test_checks_judged_device_by_device_are_split_into_parts(batch: Batch, expected: int) -> None:
+    split = in_parts([batch], 3)
+    assert [(part.checks, part.part, part.parts) for part in sorted(split, key=lambda b: b.part)] == [
+        (batch.checks, index, expected) for index in range(expected)
+    ]
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 5, 40])
+def test_the_parts_share_the_devices_between_them_in_order(parts: int) -> None:
+    manifest = read_manifest(ARTIFACTS / "healthy")
+    for axis, checks in (("hosts", ("nic_qos",)), ("switches", ("switch_pfc",))):
+        shares = [
+            list(getattr(Batch(checks, False, index, parts).manifest_part(manifest), axis))
+            for index in range(parts)
+        ]
+        assert [name for share in shares for name in share] == list(getattr(manifest, axis))
+        assert max(map(len, shares)) - min(map(len, shares)) <= -(-len(getattr(manifest, axis)) // parts)
+    other = Batch(("nic_qos",), False, 1, 3).manifest_part(manifest)
+    assert other.switches == manifest.switches and other.pair_rounds == manifest.pair_rounds
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_parts_give_the_measurements_of_one_process(jobs: int) -> None:
+    one = judge(ARTIFACTS / "healthy", jobs=1, measure=True)
+    several = judge(ARTIFACTS / "healthy", jobs=jobs, measure=True)
+    assert several.measurements == one.measurements
+    assert {check for check, *_ in one.measurements} >= {"switch_pfc", "lossless_queue_drops", "ntp_offset"}
 
 
 def test_every_check_is_in_exactly_one_batch_of_the_default_catalog() -> None:
