@@ -27,6 +27,30 @@ class InputError(Exception):
 # How many files of a tool read by no later check stay parsed: a check reads one device's files
 # together (a host's topology once per NIC), so a short window keeps every repeat.
 RECENT_FILES = 64
+# Captures of configuration state are byte-identical on every host (or switch) of a homogeneous
+# cluster: a small one whose bytes were parsed lately as the same tool gets that parse. Parsing is
+# a function of the tool and the text alone, and no check changes what it is given, so the answer
+# is what parsing again would give. Measurements (perftest, nccl-tests, chrony, counters) and
+# captures with GUIDs, serials or addresses differ from device to device and are not looked up.
+CONFIGURATION_STATE = frozenset(
+    {
+        "mlnx_qos",
+        "traffic-class",
+        "nvidia-smi-topo",
+        "nft-ruleset",
+        "nccl-conf",
+        "lspci-acs",
+        "lsmod",
+        "sonic-show-pfc-priority",
+        "sonic-show-ecn",
+        "cumulus-nv-show-qos-roce",
+        "eos-show-pfc",
+        "junos-show-cos-interface",
+        "junos-show-cos-congestion-notification",
+    }
+)
+SAME_TEXT_MAX_BYTES = 16 * 1024
+SAME_TEXTS = 128
 
 
 class Artifacts:
@@ -46,6 +70,7 @@ class Artifacts:
         self._recent: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self._transient: frozenset[str] = frozenset()
         self._folder = os.fspath(root)
+        self._same_text: OrderedDict[tuple[str, bytes], dict[str, Any]] = OrderedDict()
 
     def parsed(self, relative: str, tool: str) -> dict[str, Any]:
         self.last_read = relative
@@ -57,7 +82,7 @@ class Artifacts:
         if found is not None:
             self._recent.move_to_end(key)
             return found
-        found = _parse_file(os.path.join(self._folder, relative), tool, relative)
+        found = self._parse_file(os.path.join(self._folder, relative), tool, relative)
         if tool in self._transient:
             self._recent[key] = found
             if len(self._recent) > RECENT_FILES:
@@ -93,18 +118,28 @@ class Artifacts:
             raise
 
 
-def _parse_file(path: str, tool: str, relative: str) -> dict[str, Any]:
-    try:
-        # One read of the bytes and one decode (what read_text(errors="replace") does, without
-        # pathlib's per-call overhead, which showed at 200,000 files).
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InputError(f"{relative} was not collected") from None
-    except OSError as error:
-        raise InputError(f"{relative}: {error.strerror}") from None
-    try:
-        return parse(tool, text)
-    except ParseError as error:
-        first_line = next((line.strip() for line in text.splitlines() if line.strip()), "empty file")
-        raise InputError(f"{relative}: {error} (output starts: {first_line[:120]!r})") from None
+    def _parse_file(self, path: str, tool: str, relative: str) -> dict[str, Any]:
+        try:
+            # One read of the bytes and one decode (what read_text(errors="replace") does, without
+            # pathlib's per-call overhead, which showed at 200,000 files).
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            raise InputError(f"{relative} was not collected") from None
+        except OSError as error:
+            raise InputError(f"{relative}: {error.strerror}") from None
+        same = (tool, data) if tool in CONFIGURATION_STATE and len(data) <= SAME_TEXT_MAX_BYTES else None
+        if same is not None and (found := self._same_text.get(same)) is not None:
+            self._same_text.move_to_end(same)
+            return found
+        text = data.decode("utf-8", errors="replace")
+        try:
+            found = parse(tool, text)
+        except ParseError as error:  # not remembered: each file's error names that file
+            first_line = next((line.strip() for line in text.splitlines() if line.strip()), "empty file")
+            raise InputError(f"{relative}: {error} (output starts: {first_line[:120]!r})") from None
+        if same is not None:
+            self._same_text[same] = found
+            if len(self._same_text) > SAME_TEXTS:
+                self._same_text.popitem(last=False)
+        return found

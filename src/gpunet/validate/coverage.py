@@ -88,7 +88,10 @@ def add_not_checked(results: list[Result], manifest: Manifest, selected: list[st
 
     mentioned: set[str] = set()
     for target in {result.target for result in results}:  # each target once: checks share targets
-        mentioned.update(devices_of(target, manifest))
+        if "<->" in target or target.startswith("nccl:"):
+            mentioned.update(devices_of(target, manifest))
+        else:  # "gpu01" or "gpu01:mlx5_0": one device (243,000 targets at 4,096 hosts)
+            mentioned.add(target.partition(":")[0])
     added = []
     for host in manifest.hosts:
         if host not in mentioned:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gpunet.validate import artifacts as artifacts_module
-from gpunet.validate.artifacts import RECENT_FILES, Artifacts
+from gpunet.validate.artifacts import RECENT_FILES, SAME_TEXT_MAX_BYTES, SAME_TEXTS, Artifacts, InputError
 from gpunet.validate.judge import judge
+from gpunet.validate.manifest import read_manifest
 from tests.conftest import FIXTURES_DIR
 
 HEALTHY = FIXTURES_DIR / "artifacts" / "healthy"
@@ -17,13 +18,27 @@ HEALTHY = FIXTURES_DIR / "artifacts" / "healthy"
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Each file read and parsed, in order."""
     seen: list[str] = []
-    real = artifacts_module._parse_file
+    real = Artifacts._parse_file
 
-    def counting(path: str, tool: str, relative: str):
+    def counting(self: Artifacts, path: str, tool: str, relative: str):
         seen.append(relative)
-        return real(path, tool, relative) if tool != "fake" else {"file": relative}
+        return real(self, path, tool, relative) if tool != "fake" else {"file": relative}
 
-    monkeypatch.setattr(artifacts_module, "_parse_file", counting)
+    monkeypatch.setattr(Artifacts, "_parse_file", counting)
+    return seen
+
+
+@pytest.fixture
+def texts_parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The text of every parse that ran (not answered from an identical capture)."""
+    seen: list[str] = []
+    real = artifacts_module.parse
+
+    def counting(tool: str, text: str):
+        seen.append(text)
+        return real(tool, text)
+
+    monkeypatch.setattr(artifacts_module, "parse", counting)
     return seen
 
 
@@ -64,3 +79,64 @@ def test_a_judgement_parses_each_file_once(parses: list[str]) -> None:
     judge(HEALTHY, jobs=1)  # in this process, where the parses are counted
     assert len(parses) > 200
     assert sorted({path for path in parses if parses.count(path) > 1}) == []
+
+
+QOS = (HEALTHY / "hosts" / "gpu01" / "mlnx_qos.enp24s0np0.txt").read_text()
+CHRONY = (HEALTHY / "hosts" / "gpu01" / "chronyc-tracking.txt").read_text()
+
+
+def capture_folder(tmp_path, files: dict[str, str]) -> Artifacts:
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    return Artifacts(tmp_path, read_manifest(HEALTHY))
+
+
+def test_identical_configuration_captures_are_parsed_once(tmp_path, texts_parsed: list[str]) -> None:
+    artifacts = capture_folder(tmp_path, {f"hosts/gpu0{n}/mlnx_qos.rail0.txt": QOS for n in (1, 2, 3)})
+    found = [artifacts.host(f"gpu0{n}", "mlnx_qos", "rail0") for n in (1, 2, 3)]
+    assert len(texts_parsed) == 1
+    assert found[0] == found[1] == found[2] and found[0]["trust"] == "dscp"
+
+
+def test_identical_measurements_are_parsed_each_time(tmp_path, texts_parsed: list[str]) -> None:
+    """chrony, perftest, counters: in a real fabric no two are alike, so none is looked up."""
+    artifacts = capture_folder(tmp_path, {f"hosts/gpu0{n}/chronyc-tracking.txt": CHRONY for n in (1, 2)})
+    assert artifacts.host("gpu01", "chronyc-tracking") == artifacts.host("gpu02", "chronyc-tracking")
+    assert len(texts_parsed) == 2
+
+
+def test_a_different_capture_or_tool_is_parsed_on_its_own(tmp_path, texts_parsed: list[str]) -> None:
+    other = QOS.replace("Cable len: 7", "Cable len: 3")
+    assert other != QOS
+    artifacts = capture_folder(
+        tmp_path, {"hosts/gpu01/mlnx_qos.rail0.txt": QOS, "hosts/gpu02/mlnx_qos.rail0.txt": other}
+    )
+    first, second = artifacts.host("gpu01", "mlnx_qos", "rail0"), artifacts.host("gpu02", "mlnx_qos", "rail0")
+    assert (first["cable_length_m"], second["cable_length_m"]) == (7, 3)
+    with pytest.raises(InputError):  # the same bytes read as another tool: that tool's parse
+        artifacts.parsed("hosts/gpu01/mlnx_qos.rail0.txt", "sonic-show-ecn")
+    assert len(texts_parsed) == 3
+
+
+def test_an_unreadable_capture_is_not_remembered_each_copy_names_its_file(tmp_path) -> None:
+    artifacts = capture_folder(tmp_path, {f"hosts/gpu0{n}/mlnx_qos.rail0.txt": "garbage\n" for n in (1, 2)})
+    for n in (1, 2):
+        with pytest.raises(InputError, match=f"hosts/gpu0{n}/mlnx_qos.rail0.txt"):
+            artifacts.host(f"gpu0{n}", "mlnx_qos", "rail0")
+
+
+def test_large_captures_and_old_texts_are_parsed_again(tmp_path, texts_parsed: list[str]) -> None:
+    padded = QOS + " " * SAME_TEXT_MAX_BYTES  # trailing blanks change no value
+    files = {f"hosts/big{n}/mlnx_qos.rail0.txt": padded for n in (1, 2)}
+    files |= {f"hosts/h{n}/mlnx_qos.rail0.txt": QOS + "\n" * n for n in range(SAME_TEXTS + 1)}
+    artifacts = capture_folder(tmp_path, files)
+    artifacts.host("big1", "mlnx_qos", "rail0"), artifacts.host("big2", "mlnx_qos", "rail0")
+    assert len(texts_parsed) == 2  # over the size bound: not remembered
+    for n in range(SAME_TEXTS + 1):
+        artifacts.host(f"h{n}", "mlnx_qos", "rail0")
+    artifacts.keep_only(set())  # the files themselves forgotten: only the text memory answers
+    artifacts.host(f"h{SAME_TEXTS}", "mlnx_qos", "rail0")
+    assert len(texts_parsed) == 2 + SAME_TEXTS + 1  # the newest text is remembered
+    artifacts.host("h0", "mlnx_qos", "rail0")
+    assert len(texts_parsed) == 2 + SAME_TEXTS + 2  # the oldest was pushed out
