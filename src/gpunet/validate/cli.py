@@ -113,7 +113,9 @@ def _run(args: argparse.Namespace) -> int:
 def _judge_and_report(args: argparse.Namespace, catalog: Catalog, folder: Path) -> int:
     try:
         limit = set(args.limit.split(",")) if args.limit else None
-        verdict = judge(folder, catalog, limit, args.jobs, measure=args.format == PROMETHEUS)
+        # The numbers the Prometheus file carries; --failures-only leaves them out.
+        measure = args.format == PROMETHEUS and not args.failures_only
+        verdict = judge(folder, catalog, limit, args.jobs, measure=measure)
     except (ManifestError, CatalogError) as error:
         return _usage_error(str(error))
     except JudgingProcessLost as error:
