@@ -31,8 +31,8 @@ sys.path.insert(0, str(REPO_ROOT))
 from tests.fixtures.artifacts import generate  # noqa: E402
 
 from gpunet.model.check import load_fabric  # noqa: E402 - after the path set-up above
-from gpunet.validate.manifest import build_manifest  # noqa: E402
 from gpunet.validate.cli import PROMETHEUS  # noqa: E402
+from gpunet.validate.manifest import build_manifest  # noqa: E402
 from gpunet.validate.report import FORMATS  # noqa: E402
 
 BIN = Path(sys.executable).parent

@@ -117,7 +117,6 @@ class Artifacts:
                 raise InputError(f"{error}: {reason_file.read_text().strip()}") from None
             raise
 
-
     def _parse_file(self, path: str, tool: str, relative: str) -> dict[str, Any]:
         try:
             # One read of the bytes and one decode (what read_text(errors="replace") does, without
