@@ -152,6 +152,19 @@ PERFTEST_NO_PEER = """\
 Couldn't connect to 10.0.0.2:18515
 Unable to open file descriptor for socket connection Unable to init the socket connection
 """
+# The line tests perftest's parser applies first: a title with trailing blanks, rules indented by a
+# tab, a 19-dash line that is not a rule, the same settings and table header in a second capture
+# with another device (each capture keeps its own values).
+PERFTEST_RULES = (
+    "\t---------------------------------------------------------------------------------------\n"
+    "                    RDMA_Write BW Test   \t\n"
+    " Dual-port       : OFF          Device         : mlx5_7\n"
+    " Mtu             : 1024[B]\n"
+    " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+    " 65536      50000            386.60             386.00              0.736237\n"
+    "\t--------------------\n"
+)
+PERFTEST_SHORT_RULE = PERFTEST_RULES.replace("\t--------------------\n", "-------------------\n")
 CHRONY = """\
 Reference ID    : C0A80001 (ntp1.example.net)
 Stratum         : 3
@@ -283,6 +296,13 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
     ("perftest", PERFTEST_NO_PEER, "error", "Couldn't connect to 10.0.0.2:18515"),
     ("perftest", PERFTEST_NO_DEVICE_NON_ASCII, "error", "COULDN'T find device mlx5_0 \u2014 exiting"),
     ("perftest", PERFTEST_NO_PEER, "results", []),
+    ("perftest", PERFTEST_RULES, "test", "write_bw"),
+    ("perftest", PERFTEST_RULES, "device", "mlx5_7"),
+    ("perftest", PERFTEST_RULES, "mtu", 1024),
+    ("perftest", PERFTEST_RULES, "complete", True),
+    ("perftest", PERFTEST_RULES.replace("mlx5_7", "mlx5_0").replace("1024[B]", "4096[B]"), "mtu", 4096),
+    ("perftest", PERFTEST_SHORT_RULE, "complete", False),
+    ("perftest", PERFTEST_SHORT_RULE, "results.0.bw_avg_gbps", 386.0),
     ("chronyc-tracking", CHRONY, "system_time_offset_ms", -0.25),
     ("chronyc-tracking", CHRONY, "reference_name", "ntp1.example.net"),
     ("chronyc-tracking", CHRONY, "synchronised", True),
