@@ -13,7 +13,7 @@ import pytest
 
 from gpunet.validate.cli import main
 from gpunet.validate.parsers import ParseError, parse
-from gpunet.validate.parsers.clean import clean_text
+from gpunet.validate.parsers.clean import clean_text, has_artefacts
 from tests.conftest import FIXTURES_DIR, sample_files
 from tests.unit.validate.test_parsers import tool_for
 
@@ -106,3 +106,24 @@ def test_malformed_input_exits_3_naming_the_file(text: str, tmp_path: Path, caps
     assert code == 3
     assert [r["check"] for r in errors] == ["iperf3_throughput"]
     assert victim.name in errors[0]["message"]
+
+
+# Every character the cleaning passes remove or rewrite, alone in otherwise clean ASCII and
+# non-ASCII text: has_artefacts (its ASCII shortcut included) says the text would change.
+_ARTEFACT_CHARACTERS = [chr(code) for code in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, 0x9B, 0xFEFF]]
+
+
+@pytest.mark.parametrize("character", _ARTEFACT_CHARACTERS, ids=lambda c: f"U+{ord(c):04X}")
+@pytest.mark.parametrize(
+    "base", ["Port  TxQ\nEthernet0 UC3 1\n", "Périphérique mlx5_0\n"], ids=["ascii", "non-ascii"]
+)
+def test_has_artefacts_finds_each_character_clean_text_changes(base: str, character: str) -> None:
+    damaged = base[:5] + character + base[5:]
+    assert has_artefacts(damaged)
+    assert clean_text(damaged) != damaged
+
+
+@pytest.mark.parametrize("text", ["", "Port  TxQ\n\tEthernet0 UC3 1\n", "Périphérique mlx5_0 \u2014 ok\n"])
+def test_has_artefacts_passes_clean_text_untouched(text: str) -> None:
+    assert not has_artefacts(text)
+    assert clean_text(text) is text
