@@ -66,15 +66,17 @@ class Artifacts:
         self.manifest = manifest or read_manifest(root)
         self.measuring = measuring  # checks record the numbers they read (Check.measure)
         self.last_read: str | None = None  # named by the error result of a check that crashes
-        self._parsed: dict[tuple[str, str], dict[str, Any]] = {}
-        self._recent: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+        # Parsed files by (relative path, tool, subset).
+        self._parsed: dict[tuple[str, str, str | None], dict[str, Any]] = {}
+        self._recent: OrderedDict[tuple[str, str, str | None], dict[str, Any]] = OrderedDict()
         self._transient: frozenset[str] = frozenset()
         self._folder = os.fspath(root)
-        self._same_text: OrderedDict[tuple[str, bytes], dict[str, Any]] = OrderedDict()
+        self._same_text: OrderedDict[tuple[str, str | None, bytes], dict[str, Any]] = OrderedDict()
 
-    def parsed(self, relative: str, tool: str) -> dict[str, Any]:
+    def parsed(self, relative: str, tool: str, subset: str | None = None) -> dict[str, Any]:
+        """The file parsed as `tool`'s output; `subset`: only that part (parsers.SUBSETS)."""
         self.last_read = relative
-        key = (relative, tool)
+        key = (relative, tool, subset)
         found = self._parsed.get(key)
         if found is not None:
             return found
@@ -82,7 +84,7 @@ class Artifacts:
         if found is not None:
             self._recent.move_to_end(key)
             return found
-        found = self._parse_file(os.path.join(self._folder, relative), tool, relative)
+        found = self._parse_file(os.path.join(self._folder, relative), tool, relative, subset)
         if tool in self._transient:
             self._recent[key] = found
             if len(self._recent) > RECENT_FILES:
@@ -107,9 +109,9 @@ class Artifacts:
     def pair_file(self, round_index: int, client: str, server: str, nic: str, tool: str) -> str:
         return f"pairs/{round_index}/{client}__{server}__{nic}.{tool}.txt"
 
-    def switch(self, switch: str, phase: str, tool: str) -> dict[str, Any]:
+    def switch(self, switch: str, phase: str, tool: str, subset: str | None = None) -> dict[str, Any]:
         try:
-            return self.parsed(f"switches/{switch}/{phase}/{tool}.txt", tool)
+            return self.parsed(f"switches/{switch}/{phase}/{tool}.txt", tool, subset)
         except InputError as error:
             # The collection leaves the reason a whole switch could not be read (unreachable, host key).
             reason_file = self.root / "switches" / switch / phase / "collection-error.txt"
@@ -117,7 +119,7 @@ class Artifacts:
                 raise InputError(f"{error}: {reason_file.read_text().strip()}") from None
             raise
 
-    def _parse_file(self, path: str, tool: str, relative: str) -> dict[str, Any]:
+    def _parse_file(self, path: str, tool: str, relative: str, subset: str | None = None) -> dict[str, Any]:
         try:
             # One read of the bytes and one decode (what read_text(errors="replace") does, without
             # pathlib's per-call overhead, which showed at 200,000 files).
@@ -127,13 +129,14 @@ class Artifacts:
             raise InputError(f"{relative} was not collected") from None
         except OSError as error:
             raise InputError(f"{relative}: {error.strerror}") from None
-        same = (tool, data) if tool in CONFIGURATION_STATE and len(data) <= SAME_TEXT_MAX_BYTES else None
+        configuration = tool in CONFIGURATION_STATE and len(data) <= SAME_TEXT_MAX_BYTES
+        same = (tool, subset, data) if configuration else None
         if same is not None and (found := self._same_text.get(same)) is not None:
             self._same_text.move_to_end(same)
             return found
         text = data.decode("utf-8", errors="replace")
         try:
-            found = parse(tool, text)
+            found = parse(tool, text, subset)
         except ParseError as error:  # not remembered: each file's error names that file
             first_line = next((line.strip() for line in text.splitlines() if line.strip()), "empty file")
             raise InputError(f"{relative}: {error} (output starts: {first_line[:120]!r})") from None

@@ -20,9 +20,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = Artifacts._parse_file
 
-    def counting(self: Artifacts, path: str, tool: str, relative: str):
+    def counting(self: Artifacts, path: str, tool: str, relative: str, subset: str | None = None):
         seen.append(relative)
-        return real(self, path, tool, relative) if tool != "fake" else {"file": relative}
+        return real(self, path, tool, relative, subset) if tool != "fake" else {"file": relative}
 
     monkeypatch.setattr(Artifacts, "_parse_file", counting)
     return seen
@@ -34,9 +34,9 @@ def texts_parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = artifacts_module.parse
 
-    def counting(tool: str, text: str):
+    def counting(tool: str, text: str, subset: str | None = None):
         seen.append(text)
-        return real(tool, text)
+        return real(tool, text, subset)
 
     monkeypatch.setattr(artifacts_module, "parse", counting)
     return seen

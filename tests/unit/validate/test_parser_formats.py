@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gpunet.validate.parsers import ParseError, parse
-from tests.conftest import sample_files
+from tests.conftest import FIXTURES_DIR, sample_files
 from tests.unit.validate.test_parsers import dig
 
 OUTPUTS = Path(__file__).with_name("outputs")
@@ -471,3 +471,64 @@ def test_sonic_unknown_table_does_not_leak() -> None:
 def test_sonic_repeated_port_is_a_duplicate() -> None:
     with pytest.raises(ParseError, match="twice"):
         parse("sonic-show-queue-counters", _QUEUES + _QUEUES.splitlines(keepends=True)[-1] + "extra line\n")
+
+
+# A queue's rows (the subset the drop check reads): exactly the whole table's rows of that queue,
+# from recorded SONiC output, the simulator's and edge cases: several queues and multicast rows,
+# N/A counts, a second table after the first, two counter tables, stray lines, PortChannels.
+_MULTI = (
+    "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
+    "---------  -----  --------------  ---------------  -----------  ------------\n"
+    "Ethernet0    UC0               5              500          N/A           N/A\n"
+    "Ethernet0    UC3             100           102400            7           700\n"
+    "Ethernet0    MC3               1              100            0             0\n"
+    "  Ethernet4  UC3             200           204800          N/A             0\n"
+    "Ethernet8    UC3      1,234        99               2      3\n"
+    "not a row UC3\n"
+    "PortChannel1 UC3               9              900            0             0\n"
+)
+QUEUE_TABLES = [
+    pytest.param(_MULTI, id="queues-and-na"),
+    pytest.param(_MULTI + "\n" + _OTHER, id="other-table-after"),
+    pytest.param(_OTHER + "\n" + _MULTI, id="other-table-before"),
+    pytest.param(
+        _QUEUES + "\n" + _OTHER + "\n" + _MULTI.replace("Ethernet0 ", "Ethernet12 "), id="two-tables"
+    ),
+    *[
+        pytest.param(path.read_text(), id=path.name)
+        for path in sample_files("switch_sonic_show-queue-counters_*.txt")
+    ],
+    *[
+        pytest.param(path.read_text(), id=f"simulated-{path.parts[-3]}-{path.parts[-2]}")
+        for path in sorted(FIXTURES_DIR.glob("artifacts/bad_nic/switches/*/*/sonic-show-queue-counters.txt"))
+    ],
+]
+
+
+@pytest.mark.parametrize("text", QUEUE_TABLES)
+@pytest.mark.parametrize("queue", ["UC3", "UC0", "MC3", "UC9"])
+def test_sonic_queue_subset_is_the_whole_table_filtered(text: str, queue: str) -> None:
+    whole = parse("sonic-show-queue-counters", text)["queues"]
+    assert parse("sonic-show-queue-counters", text, queue)["queues"] == [
+        row for row in whole if row["queue"] == queue
+    ]
+
+
+# What the whole parse refuses, the subset refuses too, even where the cause is another queue's row.
+QUEUE_REFUSALS = [
+    pytest.param(_MULTI + "Ethernet0    MC3               1              100            0             0\n",
+                 "Ethernet0 MC3 is listed twice", id="other-queue-twice"),
+    pytest.param(_MULTI.replace("TxQ", "Queue"), "no 'Port TxQ", id="no-header"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "reason"), QUEUE_REFUSALS)
+def test_sonic_queue_subset_refuses_what_the_whole_parse_refuses(text: str, reason: str) -> None:
+    for subset in (None, "UC3"):
+        with pytest.raises(ParseError, match=reason):
+            parse("sonic-show-queue-counters", text, subset)
+
+
+def test_a_subset_of_a_tool_without_subsets_is_a_callers_bug() -> None:
+    with pytest.raises(ValueError, match="reads no subset"):
+        parse("ibstat", "CA 'mlx5_0'\n", "UC3")

@@ -70,8 +70,10 @@ class _SwitchCheck(Check):
     @abstractmethod
     def judge(self, switch: SwitchExpectation) -> Iterator[Result]: ...
 
-    def read(self, switch: SwitchExpectation, phase: str, tool: str) -> dict[str, Any]:
-        return self.artifacts.switch(switch.name, phase, tool)
+    def read(
+        self, switch: SwitchExpectation, phase: str, tool: str, subset: str | None = None
+    ) -> dict[str, Any]:
+        return self.artifacts.switch(switch.name, phase, tool, subset)
 
     def error(self, target: str, expected: str, error: InputError) -> Result:
         return Result(self.name, target, Status.ERROR, expected, "no input", str(error), self.categories[0])
@@ -385,8 +387,9 @@ class LosslessQueueDrops(_SwitchCheck):
         queue = f"UC{self.manifest.lossless_priority}"
         expected = f"0 drops on {queue} between before and after"
         try:
-            before = _drops(self.read(switch, BEFORE, "sonic-show-queue-counters"), queue)
-            after = _drops(self.read(switch, AFTER, "sonic-show-queue-counters"), queue)
+            # Only the lossless queue's rows: 128 of a 128-port switch's 1,024.
+            before = _drops(self.read(switch, BEFORE, "sonic-show-queue-counters", queue), queue)
+            after = _drops(self.read(switch, AFTER, "sonic-show-queue-counters", queue), queue)
         except InputError as error:
             yield self.error(switch.name, expected, error)
             return

@@ -4,6 +4,9 @@
 `<tool>.txt` files) to their parse function. Every parser raises ParseError with a one-line
 reason for text it cannot read, and ignores stray lines it does not know. `parse` cleans the text
 first (parsers.clean) and turns any exception of a parser into a ParseError.
+
+A few parsers of large captures also return only the part a check reads (`SUBSETS`), the same
+values as the whole parse holds, refusing the same text.
 """
 
 from __future__ import annotations
@@ -92,16 +95,25 @@ PARSERS: dict[str, Parser] = {
 }
 
 
-def parse(tool: str, text: str) -> dict[str, Any]:
-    """Parse `text` as output of `tool`; ParseError for unknown tools and unreadable text."""
+# Tools whose parser takes a subset: what it names and reads alone (the rest of every row is still
+# read for the refusals). SONiC's queue table has a row per port and queue; the drop check reads
+# the lossless queue's.
+SUBSETS: dict[str, str] = {"sonic-show-queue-counters": "a queue's rows (UC3)"}
+
+
+def parse(tool: str, text: str, subset: str | None = None) -> dict[str, Any]:
+    """Parse `text` as output of `tool`; ParseError for unknown tools and unreadable text.
+    `subset` (tools of SUBSETS only): only that part of the parse."""
     try:
         parser = PARSERS[tool]
     except KeyError:
         raise ParseError(f"unknown tool {tool!r} (expected one of: {', '.join(sorted(PARSERS))})") from None
+    if subset is not None and tool not in SUBSETS:
+        raise ValueError(f"the {tool} parser reads no subset")  # a caller's bug, not the text's
     text = clean_text(text)
     try:
         refuse_doubled_capture(text)
-        return parser(text)
+        return parser(text) if subset is None else parser(text, subset)  # type: ignore[call-arg]
     except ParseError:
         raise
     except Exception as error:
@@ -109,4 +121,4 @@ def parse(tool: str, text: str) -> dict[str, Any]:
         raise ParseError(f"cannot parse {tool} output: {type(error).__name__}: {error}") from None
 
 
-__all__ = ["PARSERS", "ParseError", "parse"]
+__all__ = ["PARSERS", "SUBSETS", "ParseError", "parse"]

@@ -63,40 +63,55 @@ def parse_show_pfc_priority(text: str) -> dict[str, Any]:
     return {"interfaces": interfaces}
 
 
-def parse_show_queue_counters(text: str) -> dict[str, Any]:
-    """{"queues": [{port, queue, counter_pkts, counter_bytes, drop_pkts, drop_bytes}]}."""
+def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, Any]:
+    """{"queues": [{port, queue, counter_pkts, counter_bytes, drop_pkts, drop_bytes}]}; with
+    `queue` ("UC3"), only that queue's rows, as the whole table lists them. Every row is still
+    read for the same refusals (a port and queue listed twice, no table)."""
     queues: list[dict[str, Any]] = []
     seen_header = reading = False
     seen: set[tuple[str, str]] = set()
     ports: dict[str, bool] = {}  # name -> a port's name: each port has a row per queue
-    # The largest capture of a fabric (a row per port and queue: 2,048 per 64-port switch), so the
-    # loop is kept lean: split lines as they are (trailing blanks change no token) and plain digit
-    # counts read directly, the rest through `number`.
+    # The largest capture of a fabric (a row per port and queue: 1,024 per 128-port switch, of
+    # which the drop check reads 128), so the loop is kept lean: lines split as they are (trailing
+    # blanks change no token), a row's values converted only when it is kept.
     for line in text.splitlines():
         if "TxQ" in line and "Drop/pkts" in line:
             seen_header = reading = True
             continue
         tokens = line.split()
-        if _is_other_header(tokens):
+        if not tokens:
+            continue
+        first = tokens[0]
+        if first in _OTHER_HEADERS:
             reading = False
-        elif seen_header and reading and len(tokens) == 6 and _is_port(tokens[0], ports):
-            port, queue, pkts, octets, drop_pkts, drop_bytes = tokens
-            if (port, queue) in seen:
-                raise ParseError(f"{port} {queue} is listed twice (a duplicated capture)")
-            seen.add((port, queue))
-            queues.append(
-                {
-                    "port": port,
-                    "queue": queue,
-                    "counter_pkts": int(pkts) if pkts.isdigit() else number(pkts),
-                    "counter_bytes": int(octets) if octets.isdigit() else number(octets),
-                    "drop_pkts": int(drop_pkts) if drop_pkts.isdigit() else number(drop_pkts),
-                    "drop_bytes": int(drop_bytes) if drop_bytes.isdigit() else number(drop_bytes),
-                }
-            )
+            continue
+        if not reading or len(tokens) != 6:
+            continue
+        is_port = ports.get(first)  # each name matched once
+        if is_port is None:
+            is_port = ports[first] = bool(_PORT.match(first))
+        if is_port:
+            key = (first, tokens[1])
+            if key in seen:
+                raise ParseError(f"{first} {tokens[1]} is listed twice (a duplicated capture)")
+            seen.add(key)
+            if queue is None or tokens[1] == queue:
+                queues.append(_queue_row(tokens))
     if not seen_header:
         raise ParseError("no 'Port TxQ Counter/pkts ...' table: not `show queue counters` output")
     return {"queues": queues}
+
+
+def _queue_row(tokens: list[str]) -> dict[str, Any]:
+    port, queue, pkts, octets, drop_pkts, drop_bytes = tokens
+    return {
+        "port": port,
+        "queue": queue,
+        "counter_pkts": int(pkts) if pkts.isdigit() else number(pkts),
+        "counter_bytes": int(octets) if octets.isdigit() else number(octets),
+        "drop_pkts": int(drop_pkts) if drop_pkts.isdigit() else number(drop_pkts),
+        "drop_bytes": int(drop_bytes) if drop_bytes.isdigit() else number(drop_bytes),
+    }
 
 
 def parse_show_ecn(text: str) -> dict[str, Any]:
@@ -116,13 +131,10 @@ def parse_show_ecn(text: str) -> dict[str, Any]:
     return {"profiles": profiles}
 
 
-def _is_port(name: str, known: dict[str, bool]) -> bool:
-    found = known.get(name)
-    if found is None:
-        found = known[name] = bool(_PORT.match(name))
-    return found
+# The first word of another table's header line (`Port ...`, `Interface ...`): never a port name.
+_OTHER_HEADERS = frozenset({"Port", "Interface"})
 
 
 def _is_other_header(tokens: list[str]) -> bool:
     """The header line of a table the caller is not reading (`Port ...`, `Interface ...`)."""
-    return bool(tokens) and tokens[0] in ("Port", "Interface") and not _PORT.match(tokens[0])
+    return bool(tokens) and tokens[0] in _OTHER_HEADERS
