@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from operator import attrgetter
 
 
 class Status(StrEnum):
@@ -34,6 +36,11 @@ class Result:
         return {**asdict(self), "status": str(self.status)}
 
 
+# A result's status, its check: read in C when counting hundreds of thousands of results.
+status_of = attrgetter("status")
+check_of = attrgetter("check")
+
+
 # A number a check read while judging, in base units (seconds, bytes per second, packets), for
 # the reports that carry values (Prometheus): (check, target as in its Result, quantity such as
 # "offset_seconds" or "rx_pause_frames", value). Kept beside the results, not in them, so the
@@ -53,7 +60,7 @@ EXIT_FAILED = 4
 def exit_code(results: Iterable[Result]) -> int:
     """0 all passed (skips allowed); 4 any check failed; 3 otherwise if any check could not run,
     or if no check produced a result at all ("nothing was checked" is never a pass)."""
-    statuses = {result.status for result in results}
+    statuses = set(map(status_of, results))
     if Status.FAIL in statuses:
         return EXIT_FAILED
     if Status.ERROR in statuses or not statuses - {Status.NOT_CHECKED}:
@@ -62,7 +69,7 @@ def exit_code(results: Iterable[Result]) -> int:
 
 
 def counts(results: Iterable[Result]) -> dict[str, int]:
-    totals = dict.fromkeys((str(s) for s in Status), 0)
-    for result in results:
-        totals[str(result.status)] += 1
-    return totals
+    """Results per status, every status (zeros included), in Status order."""
+    # Counted in C (Counter over attrgetter): every report asks, and a fabric has 600,000 results.
+    tally = Counter(map(status_of, results))
+    return {str(status): tally[status] for status in Status}
