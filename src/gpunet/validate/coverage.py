@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from gpunet.validate.manifest import Manifest
-from gpunet.validate.results import Result, Status
+from gpunet.validate.results import Result, Status, target_of
 
 COVERAGE_CHECK = "coverage"
 REACHABLE_CHECK = "host_collected"
@@ -26,7 +26,19 @@ def devices_of(target: str, manifest: Manifest | None = None) -> set[str]:
     """The devices a result's target names: "a:x<->b:y" -> {a, b}; "nccl:<run>" -> the run's hosts."""
     if manifest is not None and target.startswith("nccl:") and target[5:] in manifest.nccl_runs:
         return set(manifest.nccl_runs[target[5:]].hosts)
+    if "<->" not in target:  # most targets: "gpu01", "gpu01:mlx5_0"
+        return {target.partition(":")[0]}
     return {end.split(":", 1)[0] for end in target.split("<->")}
+
+
+def mentioned_devices(targets: set[str], manifest: Manifest) -> set[str]:
+    """The devices a set of result targets names (each target once: checks share targets)."""
+    joined = {target for target in targets if "<->" in target or target.startswith("nccl:")}
+    # "gpu01" or "gpu01:mlx5_0": one device each (243,000 targets at 4,096 hosts), in one comprehension.
+    mentioned = {target.partition(":")[0] for target in targets - joined}
+    for target in joined:
+        mentioned |= devices_of(target, manifest)
+    return mentioned
 
 
 def unreachable_hosts(root: Path, manifest: Manifest) -> dict[str, str]:
@@ -86,12 +98,7 @@ def add_not_checked(results: list[Result], manifest: Manifest, selected: list[st
     """A `not checked` result, with the reason, for every device no result mentions."""
     from gpunet.validate.checks.switch import SWITCH_CHECK_PLATFORMS  # here: checks import this package
 
-    mentioned: set[str] = set()
-    for target in {result.target for result in results}:  # each target once: checks share targets
-        if "<->" in target or target.startswith("nccl:"):
-            mentioned.update(devices_of(target, manifest))
-        else:  # "gpu01" or "gpu01:mlx5_0": one device (243,000 targets at 4,096 hosts)
-            mentioned.add(target.partition(":")[0])
+    mentioned = mentioned_devices(set(map(target_of, results)), manifest)
     added = []
     for host in manifest.hosts:
         if host not in mentioned:

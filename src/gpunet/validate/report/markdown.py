@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from gpunet.validate.coverage import devices_of
 from gpunet.validate.judge import Verdict
 from gpunet.validate.report.grouping import counts_per_check, summary_line
-from gpunet.validate.results import Result, Status, exit_code
+from gpunet.validate.results import Result, Status, exit_code, status_of, target_of
 
 _ICON = {Status.FAIL: "❌ fail", Status.ERROR: "⚠️ error", Status.SKIPPED: "⏭️ skipped", Status.PASS: "✅ pass"}
 _ICON[Status.NOT_CHECKED] = "🔲 not checked"
@@ -44,9 +44,9 @@ class DeviceRow:
                 return status
         return Status.NOT_CHECKED
 
-    def add(self, result: Result) -> None:
-        self.tally[result.status] += 1
-        if result.status in _PROBLEM_RANK and (
+    def note_problem(self, result: Result) -> None:
+        """Keep `result` (not a pass) as the device's first problem unless an earlier one ranks as high."""
+        if (
             self.first_problem is None
             or _PROBLEM_RANK[result.status] < _PROBLEM_RANK[self.first_problem.status]
         ):
@@ -63,10 +63,19 @@ def device_rows(verdict: Verdict) -> list[DeviceRow]:
     manifest = verdict.manifest
     rows = {name: DeviceRow(name, "host") for name in manifest.hosts}
     rows |= {name: DeviceRow(name, f"switch ({s.platform})") for name, s in manifest.switches.items()}
-    for result in verdict.results:
-        for device in devices_of(result.target, manifest):
+    results = verdict.results
+    # Counted per (target, status) first: 600,000 results at 4,096 hosts share far fewer targets.
+    for (target, status), number in Counter(
+        zip(map(target_of, results), map(status_of, results), strict=True)
+    ).items():
+        for device in devices_of(target, manifest):
             if device in rows:
-                rows[device].add(result)
+                rows[device].tally[status] += number
+    for result in results:  # the first problem of each device, in result order
+        if result.status in _PROBLEM_RANK:
+            for device in devices_of(result.target, manifest):
+                if device in rows:
+                    rows[device].note_problem(result)
     return sorted(
         rows.values(),
         key=lambda row: (
