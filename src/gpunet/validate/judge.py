@@ -20,7 +20,7 @@ from gpunet.validate.checks.traffic import PairBandwidth, PairMeasurement, bandw
 from gpunet.validate.coverage import add_not_checked, collapse_unreachable, unreachable_hosts
 from gpunet.validate.limit import limit_manifest
 from gpunet.validate.manifest import Manifest, read_manifest
-from gpunet.validate.results import Measurement, Result, Status
+from gpunet.validate.results import Measurement, Result, ResultRow, Status, as_rows, from_rows
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,12 @@ def judge(
         work = in_parts(work, PARTS_PER_PROCESS * processes)
         # Parts finish in any order: each check's results are joined in part order at the end.
         parts: dict[str, list[tuple[int, list[Result], list[Measurement]]]] = {}
-        judged = judge_in_processes(inherited, work, processes, _judge_batch)
-        for batch, (batch_results, batch_measured, batch_matrix) in progress(
+        judged = judge_in_processes(inherited, work, processes, _judge_batch_in_worker)
+        for batch, (batch_rows, batch_measured, batch_matrix) in progress(
             judged, "judging: batch", len(work)
         ):
-            for name, found in batch_results.items():
-                parts.setdefault(name, []).append((batch.part, found, batch_measured[name]))
+            for name, rows in batch_rows.items():
+                parts.setdefault(name, []).append((batch.part, from_rows(rows), batch_measured[name]))
             matrix = batch_matrix if batch_matrix is not None else matrix
         for name, pieces in parts.items():
             pieces.sort(key=lambda piece: piece[0])
@@ -101,6 +101,14 @@ def _judge_batch(
         results[name], measured[name] = _run_check(name, artifacts)
         artifacts.keep_only(read_later)
     return results, measured, _pair_matrix(artifacts) if batch.with_matrix else None
+
+
+def _judge_batch_in_worker(
+    inherited: tuple[Path, Manifest, bool], batch: Batch
+) -> tuple[dict[str, list[ResultRow]], dict[str, list[Measurement]], list[PairMeasurement] | None]:
+    """_judge_batch in a judging process: the results travel back as rows (results.as_rows)."""
+    results, measured, matrix = _judge_batch(inherited, batch)
+    return {name: as_rows(found) for name, found in results.items()}, measured, matrix
 
 
 def _pair_matrix(artifacts: Artifacts) -> list[PairMeasurement]:

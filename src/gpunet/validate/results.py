@@ -17,8 +17,12 @@ class Status(StrEnum):
     NOT_CHECKED = "not checked"  # a device of the inventory no selected check applies to
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Result:
+    """One verdict on one target. A value: build a changed copy with dataclasses.replace, never
+    assign to a field. Not declared frozen because a frozen dataclass sets each field through
+    object.__setattr__, which made building one three times slower (a judgement builds 600,000)."""
+
     check: str
     target: str  # what was judged: "gpu01", "gpu01:mlx5_0", "gpu01:mlx5_0<->gpu02:mlx5_0", "leaf01:Ethernet0"
     status: Status
@@ -34,6 +38,19 @@ class Result:
 
     def as_dict(self) -> dict[str, str]:
         return {**asdict(self), "status": str(self.status)}
+
+
+# A result as the judging processes send it back: its fields in order. A list of tuples pickles
+# and unpickles about three times faster than the dataclasses themselves (600,000 at 4,096 hosts).
+ResultRow = tuple[str, str, Status, str, str, str, str]
+
+
+def as_rows(results: list[Result]) -> list[ResultRow]:
+    return [(r.check, r.target, r.status, r.expected, r.actual, r.message, r.category) for r in results]
+
+
+def from_rows(rows: list[ResultRow]) -> list[Result]:
+    return [Result(*row) for row in rows]
 
 
 # A result's status, check, target: read in C when counting hundreds of thousands of results.
