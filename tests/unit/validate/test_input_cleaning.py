@@ -13,7 +13,7 @@ import pytest
 
 from gpunet.validate.cli import main
 from gpunet.validate.parsers import ParseError, parse
-from gpunet.validate.parsers.clean import clean_text, has_artefacts
+from gpunet.validate.parsers.clean import clean_text, has_artefacts, refuse_doubled_capture
 from tests.conftest import FIXTURES_DIR, sample_files
 from tests.unit.validate.test_parsers import tool_for
 
@@ -62,6 +62,28 @@ def test_a_doubled_capture_is_refused(tool: str, path: Path) -> None:
     text = path.read_text().rstrip("\n") + "\n"
     with pytest.raises(ParseError, match="duplicated"):
         parse(tool, text + text)
+
+
+# (text, refused as doubled): the same lines twice, however indented or spaced out, are refused;
+# the same words broken into other lines, or a first line that recurs, are not.
+_RUN = "---\nRDMA_Write BW Test\n 65536 5000 386.00\n---\n"
+DOUBLINGS = [
+    (_RUN * 2, True),
+    (_RUN + "\n\n  ---\n\tRDMA_Write BW Test  \n 65536 5000 386.00\n---\n", True),
+    (_RUN + "---\nRDMA_Write BW\nTest 65536 5000 386.00\n---\n", False),
+    ("---\nRDMA_Write BW Test\n---\n 65536 5000 386.00\n---\n 65536 5000 386.01\n", False),
+    ("---\n---\n", True),
+    ("---\nx\n---\ny\n", False),
+]
+
+
+@pytest.mark.parametrize(("text", "refused"), DOUBLINGS)
+def test_doubled_capture_by_its_lines(text: str, refused: bool) -> None:
+    if refused:
+        with pytest.raises(ParseError, match=r"same \d+ lines twice"):
+            refuse_doubled_capture(text)
+    else:
+        refuse_doubled_capture(text)
 
 
 @pytest.mark.parametrize(
