@@ -65,16 +65,24 @@ def parse_show_pfc_priority(text: str) -> dict[str, Any]:
 
 def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, Any]:
     """{"queues": [{port, queue, counter_pkts, counter_bytes, drop_pkts, drop_bytes}]}; with
-    `queue` ("UC3"), only that queue's rows, as the whole table lists them. Every row is still
-    read for the same refusals (a port and queue listed twice, no table)."""
+    `queue` ("UC3"), only that queue's rows, as the whole table lists them, read from the lines
+    that name the queue or a table header alone: a port listed twice for that queue is refused,
+    a repeated row of another queue goes unread."""
     queues: list[dict[str, Any]] = []
     seen_header = reading = False
     seen: set[tuple[str, str]] = set()
     ports: dict[str, bool] = {}  # name -> a port's name: each port has a row per queue
-    # The largest capture of a fabric (a row per port and queue: 1,024 per 128-port switch, of
-    # which the drop check reads 128), so the loop is kept lean: lines split as they are (trailing
-    # blanks change no token), a row's values converted only when it is kept.
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if queue is not None:
+        # The largest capture of a fabric: a row per port and queue (1,024 for 128 ports and 8
+        # queues, 2,560 with SONiC's usual 10 unicast and 10 multicast), of which the drop check
+        # reads one per port. A line that names neither the queue nor a header (TxQ, Port,
+        # Interface) is no row of the queue and changes no table state.
+        lines = [
+            line for line in lines if queue in line or "TxQ" in line or "Port" in line or "Interface" in line
+        ]
+    # Lines split as they are (trailing blanks change no token).
+    for line in lines:
         if "TxQ" in line and "Drop/pkts" in line:
             seen_header = reading = True
             continue
