@@ -333,6 +333,39 @@ def test_edge_cases(tool: str, text: str, path: str, expected: Any) -> None:
     assert dig(parse(tool, text), path) == expected
 
 
+# The whole `ibv_devinfo -v` the fixture generator writes (rdma-core devinfo.c's layout: about 130
+# capability lines a device, flag lists without a colon, a second max_sge under tag matching) and
+# ibstat, as written and with trailing blanks; ibstat also flattened (it reads fields by name).
+_FIXTURE_HOST = Path(__file__).resolve().parents[2] / "fixtures" / "artifacts" / "bad_nic" / "hosts" / "gpu03"
+_RESHAPED = {
+    "as written": lambda t: t,
+    "spaced": lambda t: t.replace("\n", "  \n"),
+    "flattened": lambda t: t.replace("\t", ""),
+}
+_CAPTURE_FACTS: list[tuple[str, str, str, Any]] = [
+    ("ibv_devinfo", "ibv_devinfo.txt", "devices.2.ports.0.active_speed", "50.0 Gbps (64)"),
+    ("ibv_devinfo", "ibv_devinfo.txt", "devices.2.ports.0.state", "PORT_ACTIVE"),
+    ("ibv_devinfo", "ibv_devinfo.txt", "devices.2.ports.0.gids.3.type", "RoCE v2"),
+    ("ibv_devinfo", "ibv_devinfo.txt", "devices.0.board_id", "MT_0000000838"),
+    ("ibv_devinfo", "ibv_devinfo.txt", "devices.7.phys_port_cnt", 1),
+    ("ibstat", "ibstat.txt", "devices.2.ports.0.rate_gbps", 200),
+    ("ibstat", "ibstat.txt", "devices.7.port_count", 1),
+]
+HOST_CAPTURES = [
+    (*fact, reshape)
+    for fact in _CAPTURE_FACTS
+    for reshape in ("as written", "spaced", *(["flattened"] if fact[0] == "ibstat" else []))
+]
+
+
+@pytest.mark.parametrize(("tool", "name", "path", "expected", "reshape"), HOST_CAPTURES)
+def test_host_captures(tool: str, name: str, path: str, expected: Any, reshape: str) -> None:
+    text = _RESHAPED[reshape]((_FIXTURE_HOST / name).read_text())
+    parsed = parse(tool, text)
+    assert dig(parsed, path) == expected
+    assert len(parsed["devices"]) == 8
+
+
 # Input each parser must refuse with a reason (the real "no RDMA device" outputs included).
 UNPARSEABLE = [
     ("ibstat", "ibpanic: [12] main: stat of IB device 'mlx5_0' failed: No such file or directory\n"),

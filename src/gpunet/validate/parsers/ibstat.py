@@ -31,23 +31,28 @@ _DEVICE_KEYS = {
     "Node GUID": "node_guid",
     "Number of ports": "port_count",
 }
+# A field line is matched only when the text before its first colon is a key kept here.
+_KEPT_KEYS = frozenset(_PORT_KEYS) | frozenset(_DEVICE_KEYS)
 
 
 def parse_ibstat(text: str) -> dict[str, Any]:
     devices: list[dict[str, Any]] = []
     port: dict[str, Any] | None = None
     for line in content_lines(text):
-        if match := _CA.match(line.strip()):
+        # Each pattern starts with its word after the indentation: the cheap test of the word
+        # comes first (a fabric's hosts print 130 of these lines each), the pattern decides.
+        stripped = line.strip()
+        if stripped.startswith("CA '") and (match := _CA.match(stripped)):
             if any(device["name"] == match["name"] for device in devices):
                 raise ParseError(f"CA '{match['name']}' is listed twice (a duplicated capture)")
             devices.append({"name": match["name"], "ports": []})
             port = None
         elif not devices:
             continue  # a prompt, a banner or a warning before the first device
-        elif match := _PORT.match(line):
+        elif stripped.startswith("Port ") and (match := _PORT.match(line)):
             port = {"port": int(match["port"])}
             devices[-1]["ports"].append(port)
-        elif match := _FIELD.match(line):
+        elif stripped.partition(":")[0] in _KEPT_KEYS and (match := _FIELD.match(line)):
             key, value = match["key"], match["value"].strip()
             if port is not None and key in _PORT_KEYS:
                 port[_PORT_KEYS[key]] = to_number(value) if key == "Rate" else value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpunet.validate.parsers.base import ParseError, content_lines, to_number
+from gpunet.validate.parsers.base import ParseError, to_number
 
 _HCA = re.compile(r"^hca_id:\s*(?P<name>\S+)")
 _PORT = re.compile(r"^\s+port:\s*(?P<port>\d+)\s*$")
@@ -35,24 +35,37 @@ _PORT_KEYS = (
 )
 
 
+# The keys the parser keeps: `ibv_devinfo -v` prints about 130 lines per device, most of them
+# capabilities no check reads, so a line is matched against the field pattern only when the word
+# before its first colon is one of these.
+_KEPT_KEYS = frozenset(_DEVICE_KEYS) | frozenset(_PORT_KEYS)
+
+
 def parse_ibv_devinfo(text: str) -> dict[str, Any]:
     devices: list[dict[str, Any]] = []
     port: dict[str, Any] | None = None
-    for line in content_lines(text):
-        if match := _HCA.match(line.strip()):
+    for raw in text.splitlines():
+        # Every pattern below starts, after the indentation, with its word and a colon: the word
+        # before a line's first colon picks the one pattern that may match (a line with no colon,
+        # such as a capability flag, matches none), and the pattern decides.
+        word, colon, _ = raw.strip().partition(":")
+        if not colon:
+            continue
+        line = raw.rstrip()
+        if word == "hca_id" and (match := _HCA.match(line.strip())):
             if any(device["name"] == match["name"] for device in devices):
                 raise ParseError(f"hca_id {match['name']} is listed twice (a duplicated capture)")
             devices.append({"name": match["name"], "ports": []})
             port = None
         elif not devices:
             continue
-        elif match := _PORT.match(line):
+        elif word == "port" and (match := _PORT.match(line)):
             port = {"port": int(match["port"]), "gids": []}
             devices[-1]["ports"].append(port)
-        elif (match := _GID.match(line)) and port is not None:
+        elif word.startswith("GID[") and (match := _GID.match(line)) and port is not None:
             gid_type = (match["type"] or "").strip() or None
             port["gids"].append({"index": int(match["index"]), "gid": match["gid"], "type": gid_type})
-        elif match := _FIELD.match(line):
+        elif word in _KEPT_KEYS and (match := _FIELD.match(line)):
             key, value = match["key"], match["value"].strip()
             if port is not None and key in _PORT_KEYS:
                 port[key] = _port_value(key, value)
