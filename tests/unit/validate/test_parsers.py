@@ -11,6 +11,7 @@ import pytest
 
 from gpunet.cli import main
 from gpunet.validate.parsers import PARSERS, ParseError, parse
+from gpunet.validate.parsers.base import lines_holding
 from tests.conftest import sample_files
 
 # Sample file prefix -> the TOOL that reads it.
@@ -335,7 +336,8 @@ def test_edge_cases(tool: str, text: str, path: str, expected: Any) -> None:
 
 # The whole `ibv_devinfo -v` the fixture generator writes (rdma-core devinfo.c's layout: about 130
 # capability lines a device, flag lists without a colon, a second max_sge under tag matching) and
-# ibstat, as written and with trailing blanks; ibstat also flattened (it reads fields by name).
+# ibstat, and nvidia-smi -q (about 200 lines a GPU), as written and with trailing blanks; ibstat
+# also flattened (it reads fields by name).
 _FIXTURE_HOST = Path(__file__).resolve().parents[2] / "fixtures" / "artifacts" / "bad_nic" / "hosts" / "gpu03"
 _RESHAPED = {
     "as written": lambda t: t,
@@ -350,6 +352,14 @@ _CAPTURE_FACTS: list[tuple[str, str, str, Any]] = [
     ("ibv_devinfo", "ibv_devinfo.txt", "devices.7.phys_port_cnt", 1),
     ("ibstat", "ibstat.txt", "devices.2.ports.0.rate_gbps", 200),
     ("ibstat", "ibstat.txt", "devices.7.port_count", 1),
+    ("nvidia-smi-q", "nvidia-smi-q.txt", "attached_gpus", 8),
+    (
+        "nvidia-smi-q",
+        "nvidia-smi-q.txt",
+        "gpus.7",
+        {"bus_id": "00000000:88:00.0", "product_name": "NVIDIA H100 80GB HBM3"},
+    ),
+    ("nvidia-smi-q", "nvidia-smi-q.txt", "gpus.0.product_name", "NVIDIA H100 80GB HBM3"),
 ]
 HOST_CAPTURES = [
     (*fact, reshape)
@@ -363,7 +373,7 @@ def test_host_captures(tool: str, name: str, path: str, expected: Any, reshape: 
     text = _RESHAPED[reshape]((_FIXTURE_HOST / name).read_text())
     parsed = parse(tool, text)
     assert dig(parsed, path) == expected
-    assert len(parsed["devices"]) == 8
+    assert len(parsed["devices"] if "devices" in parsed else parsed["gpus"]) == 8
 
 
 # Input each parser must refuse with a reason (the real "no RDMA device" outputs included).
@@ -514,3 +524,24 @@ def test_documented_switch_show_commands(command: str, text: str) -> None:
     tool = SHOW_COMMAND_TOOLS[command]
     path, expected = SHOW_COMMAND_FACTS.get(command) or SHOW_COMMAND_FACTS[tool]
     assert dig(parse(tool, text), path) == expected
+
+
+# lines_holding: (text, markers, lines) - each line holding a marker once, in order, rstripped; a
+# "\n"-marker only at a line's start; text with another line end (CR, U+2028) or non-ASCII text
+# gets every content line.
+LINES_HOLDING = [
+    ("a\nGPU 1\n  GPU x\nb GPU y\n", ("\nGPU ",), ["GPU 1"]),
+    ("GPU 0\nGPU 1", ("\nGPU ",), ["GPU 0", "GPU 1"]),
+    ("a\nGPU 1\n  GPU x\n", ("GPU ",), ["GPU 1", "  GPU x"]),
+    ("x Product Name GPU y  \nz\nAttached GPUs : 8", ("Product Name", "GPU ", "Attached"),
+     ["x Product Name GPU y", "Attached GPUs : 8"]),
+    ("no marker here\n", ("GPU ",), []),
+    ("a\r\nGPU 1\r\nb\r\n", ("\nGPU ",), ["a", "GPU 1", "b"]),
+    ("a\u2028GPU 1\nb\n", ("\nGPU ",), ["a", "GPU 1", "b"]),
+    ("Périphérique\nGPU 1\n", ("\nGPU ",), ["Périphérique", "GPU 1"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "markers", "lines"), LINES_HOLDING)
+def test_lines_holding(text: str, markers: tuple[str, ...], lines: list[str]) -> None:
+    assert lines_holding(text, markers) == lines

@@ -29,6 +29,43 @@ def content_lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.splitlines()]
 
 
+# The line boundaries of str.splitlines that are ASCII, other than "\n".
+_OTHER_ASCII_LINE_ENDS = b"\r\x0b\x0c\x1c\x1d\x1e"
+
+
+def lines_holding(text: str, markers: tuple[str, ...]) -> list[str]:
+    """Of content_lines(text), at least every line that holds one of `markers` ("\nX": that starts
+    with X), in order: all a parser needs of a long capture when each line it acts on holds a
+    marker (nvidia-smi -q prints about 200 lines a GPU; the GPU count reads three kinds). Found by
+    str.find, in C, where "\n" is the text's only line end (ASCII without the other boundaries
+    splitlines knows); other text gets all its content_lines."""
+    if not text.isascii() or len(text.encode("ascii").translate(None, _OTHER_ASCII_LINE_ENDS)) != len(text):
+        return content_lines(text)
+    starts: set[int] = set()
+    for marker in markers:
+        if marker.startswith("\n"):  # the line starts with the rest
+            if text.startswith(marker[1:]):
+                starts.add(0)
+            at = text.find(marker)
+            while at != -1:
+                starts.add(at + 1)
+                at = text.find(marker, at + 1)
+            continue
+        at = text.find(marker)
+        while at != -1:
+            start = text.rfind("\n", 0, at) + 1
+            starts.add(start)
+            end = text.find("\n", at)
+            if end == -1:
+                break
+            at = text.find(marker, end)  # the next line holding it
+    lines = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        lines.append(text[start : end if end != -1 else len(text)].rstrip())
+    return lines
+
+
 class CaselessWords:
     """A case-insensitive search for error words, fast on ASCII text.
 

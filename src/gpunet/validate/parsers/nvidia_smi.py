@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpunet.validate.parsers.base import ParseError, content_lines
+from gpunet.validate.parsers.base import ParseError, content_lines, lines_holding
 
 _DEVICE = re.compile(r"^(GPU\d+|NIC\d+|mlx\d+_\d+|[a-z]+\d+(_\d+)?)$")
 _RELATION = re.compile(r"^(X|NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$")
@@ -60,7 +60,8 @@ def _is_row(line: str) -> bool:
 def parse_nvidia_smi_query(text: str) -> dict[str, Any]:
     attached: int | None = None
     gpus: list[dict[str, str]] = []
-    for line in content_lines(text):
+    # Every line acted on holds one of these (a GPU block starts its line): 17 of a host's 1,700.
+    for line in lines_holding(text, ("Attached GPUs", "\nGPU ", "Product Name")):
         if match := _ATTACHED.match(line.strip()):
             attached = int(match["count"])
         elif match := _GPU_BLOCK.match(line):
