@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gpunet.validate.collect_plan import (
+    LSPCI_ACS_SCRIPT,
     PERFTEST_BASE_PORT,
     host_commands,
     iperf3_rounds,
@@ -14,7 +17,7 @@ from gpunet.validate.collect_plan import (
     pair_rounds,
     raw_output,
 )
-from gpunet.validate.parsers import PARSERS
+from gpunet.validate.parsers import PARSERS, parse
 
 
 def nics(host_number: int, rails: int = 2) -> list[dict[str, Any]]:
@@ -109,3 +112,64 @@ def test_raw_output_keeps_what_the_command_printed_and_why_it_failed(
     result: dict[str, Any], text: str
 ) -> None:
     assert raw_output(result) == text
+
+
+# `lspci -vvv` as it prints two devices (a switch downstream port with ACS, a GPU without), with
+# the capability lines the collection leaves out; a second ACS-capable bridge with redirect on.
+FULL_LSPCI = """\
+17:00.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0) (prog-if 00 [Normal decode])
+\tControl: I/O+ Mem+ BusMaster+ SpecCycle- MemWINV- VGASnoop- ParErr+ Stepping- SERR+ FastB2B- DisINTx+
+\tStatus: Cap+ 66MHz- UDF- FastB2B- ParErr- DEVSEL=fast >TAbort- <TAbort- <MAbort- >SERR- <PERR- INTx-
+\tLatency: 0, Cache Line Size: 64 bytes
+\tBus: primary=17, secondary=18, subordinate=18, sec-latency=0
+\tCapabilities: [40] Power Management version 3
+\t\tFlags: PMEClk- DSI- D1- D2- AuxCurrent=0mA PME(D0+,D1-,D2-,D3hot+,D3cold+)
+\tCapabilities: [68] Express (v2) Downstream Port (Slot+), MSI 00
+\t\tLnkCap:\tPort #0, Speed 32GT/s, Width x16, ASPM not supported
+\t\tLnkSta:\tSpeed 32GT/s, Width x16
+\tCapabilities: [200 v1] Access Control Services
+\t\tACSCap:\tSrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+
+\t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- DirectTrans-
+\tKernel driver in use: pcieport
+
+18:00.0 3D controller: NVIDIA Corporation GH100 [H100 SXM5 80GB] (rev a1)
+\tSubsystem: NVIDIA Corporation Device 16c1
+\tControl: I/O- Mem+ BusMaster+ SpecCycle- MemWINV- VGASnoop- ParErr+ Stepping- SERR+ FastB2B- DisINTx+
+\tCapabilities: [60] Power Management version 3
+\t\tFlags: PMEClk- DSI- D1- D2- AuxCurrent=0mA PME(D0-,D1-,D2-,D3hot-,D3cold-)
+\tKernel driver in use: nvidia
+\tKernel modules: nvidiafb, nouveau, nvidia_drm, nvidia
+
+19:01.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0) (prog-if 00 [Normal decode])
+\tCapabilities: [200 v1] Access Control Services
+\t\tACSCap:\tSrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+
+\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-
+"""
+
+
+def _run_lspci_acs(tmp_path: Path, lspci: str | None) -> subprocess.CompletedProcess[str]:
+    """LSPCI_ACS_SCRIPT with `lspci` a stand-in printing FULL_LSPCI (or with no lspci at all)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    if lspci is not None:
+        fake = bin_dir / "lspci"
+        fake.write_text(f"#!/bin/sh\n[ \"$1\" = -vvv ] || exit 64\ncat <<'EOF'\n{lspci}EOF\n")
+        fake.chmod(0o755)
+    environment = {"PATH": f"{bin_dir}:/usr/bin:/bin"}
+    return subprocess.run(["sh", "-c", LSPCI_ACS_SCRIPT], capture_output=True, text=True, env=environment)
+
+
+def test_lspci_acs_keeps_device_lines_and_acs_control_only(tmp_path: Path) -> None:
+    done = _run_lspci_acs(tmp_path, FULL_LSPCI)
+    assert done.returncode == 0
+    kept = done.stdout.splitlines()
+    assert kept == [line for line in FULL_LSPCI.splitlines() if line[:1].isalnum() or "ACSCtl:" in line]
+    assert len(kept) == 5
+    assert parse("lspci-acs", done.stdout) == parse("lspci-acs", FULL_LSPCI)
+    assert [d["acs_control"]["ReqRedir"] for d in parse("lspci-acs", done.stdout)["devices"]] == [False, True]
+
+
+def test_lspci_acs_keeps_lspcis_failure(tmp_path: Path) -> None:
+    missing = _run_lspci_acs(tmp_path, None)
+    assert missing.returncode == 127 and not missing.stdout
+    assert "lspci" in missing.stderr

@@ -17,6 +17,7 @@ _LSPCI_DEVICE = re.compile(
     r"^(?P<address>[0-9a-fA-F]{2,4}:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2})?\.[0-7])\s+(?P<name>.+)$"
 )
 _ACS_CONTROL = re.compile(r"^\s+ACSCtl:\s*(?P<flags>.+)$")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _LSMOD_ROW = re.compile(r"^(?P<module>[A-Za-z0-9_]+)\s+\d+\s+\d+")
 
 
@@ -50,11 +51,13 @@ def parse_lspci_acs(text: str) -> dict[str, Any]:
     devices: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     seen_device = False
+    # A device line starts with its address (a hex digit); the capability lines are indented, and
+    # only ACSCtl is read: the cheap tests come first (a whole lspci -vvv is 50-100 lines a device).
     for line in content_lines(text):
-        if match := _LSPCI_DEVICE.match(line):
+        if line[:1] in _HEX_DIGITS and (match := _LSPCI_DEVICE.match(line)):
             current = {"address": match["address"], "name": match["name"]}
             seen_device = True
-        elif (match := _ACS_CONTROL.match(line)) and current is not None:
+        elif "ACSCtl:" in line and (match := _ACS_CONTROL.match(line)) and current is not None:
             flags = {flag[:-1]: flag.endswith("+") for flag in match["flags"].split() if flag[-1] in "+-"}
             devices.append({**current, "acs_control": flags})
     if not seen_device:
