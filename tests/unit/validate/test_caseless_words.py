@@ -47,3 +47,27 @@ def test_same_answer_as_ignorecase(pattern: str, text: str) -> None:
 def test_the_parsers_use_it() -> None:
     assert isinstance(perftest._ERROR, CaselessWords)
     assert isinstance(nccl_tests._FAILURE, CaselessWords) and isinstance(nccl_tests._WARNING, CaselessWords)
+
+
+# One text per alternative of the parsers' own patterns, in odd case and inside other words or
+# lines: the needles they are given must let every one through (and plain text none).
+ALTERNATIVES = [
+    "x COULDN'T y", "could Not", "Unable to", "it FAILED", "Failure", "eRRor", "no ib DEVICE",
+    "not Found", "timeout", "TIME OUT", "timed out", "timedout", "conn Refused",
+    "Test NCCL failure", "test CUDA Failure", "Test failure", "NCCL failure", "CUDA failure", "NCCL error",
+    "ncclSystemError", "ncclInternalError", "ncclUnhandledCudaError", "ncclRemoteError", "ncclInvalidUsage",
+    "ncclInvalidArgument", "Segmentation fault", "Bus error", "ABORTED", "(core dumped)", "exited on signal",
+    "Non-Zero Status", "mpirun noticed that", "srun: error: node", "the step failed with error 3",
+    "NCCL WARN net", "ORTE has lost", "plain output 123", "",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "words",
+    [perftest._ERROR, nccl_tests._FAILURE, nccl_tests._WARNING],
+    ids=["perftest", "nccl-failure", "nccl-warning"],
+)
+@pytest.mark.parametrize("text", ALTERNATIVES)
+def test_needles_let_every_match_through(words: CaselessWords, text: str) -> None:
+    for padded in (text, f"line one\n  {text}  \nline three"):
+        assert words.search(padded) == bool(words._caseless.search(padded))

@@ -74,15 +74,24 @@ class CaselessWords:
     its letters lowered, searched case-sensitively in the lowered text, finds the same matches
     about ten times faster; other text takes the IGNORECASE search itself. Escapes (`\\b`) are
     kept as they are when the pattern is lowered.
+
+    `needles`: words of which every match holds one (each alternative of the pattern contains one
+    of them, in any case). Lowered ASCII text holding none of them has no match: a few `in` tests
+    answer it without trying a long alternation at every position (the nccl-tests failure words:
+    about 200 us a capture, and 0.4 s for the 3 MB a 4,096-host run prints).
     """
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, needles: tuple[str, ...] = ()) -> None:
         self._caseless = re.compile(pattern, re.IGNORECASE)
         self._lowered = re.compile(re.sub(r"\\.|[A-Z]+", _lower_outside_escapes, pattern))
+        self._needles = tuple(needle.lower() for needle in needles)
 
     def search(self, text: str) -> bool:
         if text.isascii():
-            return self._lowered.search(text.lower()) is not None
+            lowered = text.lower()
+            if self._needles and not any(needle in lowered for needle in self._needles):
+                return False
+            return self._lowered.search(lowered) is not None
         return self._caseless.search(text) is not None
 
 

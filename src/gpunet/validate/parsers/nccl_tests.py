@@ -33,10 +33,14 @@ _FAILURE = CaselessWords(
     r"(Test NCCL failure|Test CUDA failure|Test failure|NCCL failure|CUDA failure|NCCL error|"
     r"ncclSystemError|ncclInternalError|ncclUnhandledCudaError|ncclRemoteError|ncclInvalidUsage|"
     r"ncclInvalidArgument|Segmentation fault|Bus error|Aborted|core dumped|exited on signal|"
-    r"non-zero status|mpirun noticed|srun: error|Test NCCL failure|\bfailed with error\b)"
+    r"non-zero status|mpirun noticed|srun: error|Test NCCL failure|\bfailed with error\b)",
+    needles=(
+        *("failure", "error", "ncclInvalid", "Segmentation fault", "Aborted", "core dumped"),
+        *("exited on signal", "non-zero status", "mpirun noticed"),
+    ),
 )
 # Warnings that explain a run with no rows, but do not fail a run that printed its results.
-_WARNING = CaselessWords(r"(NCCL WARN|ORTE|error)")
+_WARNING = CaselessWords(r"(NCCL WARN|ORTE|error)", needles=("NCCL WARN", "ORTE", "error"))
 _TYPES = {"int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16"}
 _TYPES |= {"char", "int", "uint", "fp8_e4m3", "fp8_e5m2", "f8e4m3", "f8e5m2", "float16", "float32"}
 _TYPES |= {"float64", "bf16", "fp16", "fp32", "fp64"}

@@ -36,7 +36,8 @@ _COLUMN = re.compile(
     r"|[\d.]+% percentile\[[^\]]*\]|tps average|\S+"
 )
 _ERROR = CaselessWords(
-    r"couldn't|could not|unable|failed|failure|error|no .*device|not found|timed? ?out|refused"
+    r"couldn't|could not|unable|failed|failure|error|no .*device|not found|timed? ?out|refused",
+    needles=("couldn't", "could not", "unable", "fail", "error", "no ", "not found", "time", "refused"),
 )
 _MEGABYTES_TO_GBITS = 2**20 * 8 / 1e9
 _HEADER_KEYS = {"Device": "device", "Link type": "link_type", "Mtu": "mtu", "GID index": "gid_index"}
