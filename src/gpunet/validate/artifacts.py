@@ -55,6 +55,27 @@ SAME_TEXT_MAX_BYTES = 64 * 1024
 SAME_TEXTS = 128
 
 
+# Most captures are smaller than this: one read, and one more to see the end.
+FIRST_READ_BYTES = 16 * 1024
+
+
+def read_bytes(path: str) -> bytes:
+    """The file's bytes through the os module's calls: open() builds a buffered file object
+    around the descriptor, which cost 10 us a file against 5 here (219,000 files at 4,096 hosts)."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        chunk = os.read(descriptor, FIRST_READ_BYTES)
+        while chunk:
+            chunks.append(chunk)
+            chunk = os.read(
+                descriptor, FIRST_READ_BYTES if len(chunk) < FIRST_READ_BYTES else 16 * FIRST_READ_BYTES
+            )
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
 class Artifacts:
     """One judgement's view of the folder. Each file is read and parsed once however many checks
     read it, and `keep_only` drops what no later check reads, so a 4,096-host judgement does not
@@ -125,8 +146,7 @@ class Artifacts:
         try:
             # One read of the bytes and one decode (what read_text(errors="replace") does, without
             # pathlib's per-call overhead, which showed at 200,000 files).
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_bytes(path)
         except FileNotFoundError:
             raise InputError(f"{relative} was not collected") from None
         except OSError as error:
