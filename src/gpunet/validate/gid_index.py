@@ -10,6 +10,7 @@ the port, a VLAN or macvlan netdev sharing it, an IPv6 fabric address).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from ipaddress import IPv4Address, IPv6Address, ip_address, ip_interface
 from typing import Any
@@ -23,8 +24,16 @@ _VERSION_RANK = {"IB/RoCE v1": 1, "RoCE v1": 1, "RoCE v2": 2}
 @lru_cache(maxsize=4096)
 def gid_address(gid: str) -> IPv4Address | IPv6Address:
     """The address a GID encodes: IPv4-mapped (::ffff:a.b.c.d) or a plain IPv6 address."""
+    # sysfs writes every GID in full, eight groups of four: an IPv4-mapped one's last two groups
+    # are the address, read directly (each NIC's own GID is new to the cache).
+    if len(gid) == 39 and gid.startswith(_MAPPED) and gid[34] == ":" and _HEX_GROUPS.fullmatch(gid, 30):
+        return IPv4Address(int(gid[30:34] + gid[35:39], 16))
     address = IPv6Address(gid)
     return address.ipv4_mapped or address
+
+
+_MAPPED = "0000:0000:0000:0000:0000:ffff:"
+_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{4}:[0-9a-fA-F]{4}")
 
 
 def perftest_choice(gids: list[dict[str, Any]]) -> int | None:

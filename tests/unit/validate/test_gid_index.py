@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from ipaddress import IPv6Address
 from pathlib import Path
 
 import pytest
 
 from gpunet.validate.collect_plan import GID_TABLE_SCRIPT, pair_rounds, required_gid_indexes
-from gpunet.validate.gid_index import perftest_choice, required_index
+from gpunet.validate.gid_index import gid_address, perftest_choice, required_index
 from gpunet.validate.judge import judge
 from gpunet.validate.parsers import ParseError, parse
 from gpunet.validate.results import Status
@@ -127,3 +128,38 @@ def test_roce_gid_index_check_on_the_fixture(tmp_path: Path) -> None:
         json.loads((folder / "manifest.json").read_text())["hosts"]["gpu02"]["nics"][3]["address"]
         in failed[0].expected
     )
+
+
+# gid_address reads an IPv4-mapped GID in sysfs's full form directly: the same answer as
+# ipaddress for every spelling, and the same refusal for what is no address.
+GIDS = [
+    "0000:0000:0000:0000:0000:ffff:c633:6401",
+    "0000:0000:0000:0000:0000:ffff:0a00:0001",
+    "0000:0000:0000:0000:0000:FFFF:C633:6401",
+    "0000:0000:0000:0000:0000:ffff:C633:6401",
+    "fe80:0000:0000:0000:9640:c9ff:fe8c:a09c",
+    "::ffff:10.0.0.1",
+    "2001:0db8:0000:0000:0000:0000:0000:0001",
+]
+NOT_GIDS = [
+    "0000:0000:0000:0000:0000:ffff:c6336:401",
+    "0000:0000:0000:0000:0000:ffff:c633:640g",
+    "0000:0000:0000:0000:0000:ffff:c633-6401",
+]
+
+
+@pytest.mark.parametrize("gid", GIDS)
+def test_gid_address_is_what_ipaddress_reads(gid: str) -> None:
+    gid_address.cache_clear()
+    address = IPv6Address(gid)
+    expected = address.ipv4_mapped or address
+    assert gid_address(gid) == expected and type(gid_address(gid)) is type(expected)
+
+
+@pytest.mark.parametrize("gid", NOT_GIDS)
+def test_gid_address_refuses_what_ipaddress_refuses(gid: str) -> None:
+    gid_address.cache_clear()
+    with pytest.raises(ValueError):
+        IPv6Address(gid)
+    with pytest.raises(ValueError):
+        gid_address(gid)
