@@ -73,6 +73,8 @@ DOUBLINGS = [
     (_RUN + "---\nRDMA_Write BW\nTest 65536 5000 386.00\n---\n", False),
     ("---\nRDMA_Write BW Test\n---\n 65536 5000 386.00\n---\n 65536 5000 386.01\n", False),
     ("---\n---\n", True),
+    ("---\nT\n---\nT\n---\na\n---\nb\n", False),  # first and second lines recur, an even number of times
+    ("---\n  T x\n---\nT\n" * 2, True),
     ("---\nx\n---\ny\n", False),
 ]
 
