@@ -43,7 +43,7 @@ def render_junit(verdict: Verdict) -> str:
     per_check = counts_per_check(verdict.results)
     # A check's results mostly repeat one expectation and one observation (every lossless port
     # "0 drops on UC3"): each distinct outcome element is written once and reused.
-    outcomes: dict[tuple[Status, str, str, str], str] = {}
+    outcomes: dict[tuple[Status, str, str, str], str] = {}  # -> the testcase from its name on
     for check in sorted(by_check):
         cases, tally = by_check[check], per_check[check]
         out += (
@@ -57,14 +57,14 @@ def render_junit(verdict: Verdict) -> str:
                 skipped=str(tally[Status.SKIPPED] + tally[Status.NOT_CHECKED]),
             ),
         )
-        classname = _attribute(f"gpunet.{check}")
+        # One string a testcase: its start tag up to the name, and from its outcome to its end tag.
+        opening = f'{indents[2]}<testcase classname="{_attribute(f"gpunet.{check}")}" name="'
         for result in cases:
             key = (result.status, result.expected, result.actual, result.message)
-            outcome = outcomes.get(key)
-            if outcome is None:
-                outcome = outcomes[key] = _outcome(result)
-            out += indents[2], f'<testcase classname="{classname}" name="{_attribute(result.target)}">'
-            out += indents[3], outcome, indents[2], "</testcase>"
+            closing = outcomes.get(key)
+            if closing is None:
+                closing = outcomes[key] = f'">{indents[3]}{_outcome(result)}{indents[2]}</testcase>'
+            out.append(f"{opening}{_attribute(result.target)}{closing}")
         out += indents[1], "</testsuite>"
     out += indents[0], "</testsuites>\n"
     return "".join(out)
