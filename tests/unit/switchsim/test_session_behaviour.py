@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import paramiko
@@ -69,3 +70,16 @@ def test_wrong_password_is_refused(fleet):
     sim = fleet.start("eos", "spine01", options=SimOptions(password="right"))
     with pytest.raises(paramiko.AuthenticationException):
         shell(sim.port, password="wrong")
+
+
+def test_a_stopped_fleet_leaves_no_thread_behind() -> None:
+    # Forking judges and renderers (gpunet.forked) refuse to fork while another thread runs.
+    before = {thread.ident for thread in threading.enumerate()}
+    with SimulatorFleet() as running:
+        sim = running.start("sonic", "leaf09")
+        transport = shell(sim.port).get_transport()  # a login: the loop resolves names in its executor
+        assert transport is not None
+        transport.close()
+        transport.join(timeout=10)  # paramiko's own thread, the client's side
+        assert len(threading.enumerate()) > len(before)
+    assert {thread.ident for thread in threading.enumerate()} == before

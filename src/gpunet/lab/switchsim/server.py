@@ -177,6 +177,10 @@ class SimulatorFleet:
             await asyncio.gather(*others, return_exceptions=True)
 
         self._run(close_all())
+        # Name lookups ran in the loop's default executor: its threads would outlive the simulator
+        # until a garbage collection, and a process with another thread running must not fork
+        # (gpunet.forked.fork_is_safe).
+        self._run(self.loop.shutdown_default_executor())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
 
