@@ -7,9 +7,11 @@ With --work, an artifact set written by an earlier run with the same generator i
 
 For each size: `gpunet plan --gpus 8*H --write-inventory` writes an inventory (8 NICs per host),
 the artifacts generator of tests/fixtures/artifacts writes every tool's recorded output for every
-host, pair, NCCL run and switch of that fabric's collection plan (one host's rail-2 NIC trained at
-half speed, so there is something to find), then `gpunet-validate --from-artifacts` runs once per
-report format, as its own process, with wall time, peak memory and report size.
+host, pair, NCCL run and switch of that fabric's collection plan, at the size real hosts print it
+(ibv_devinfo -v, nvidia-smi -q, perftest's connection block, nccl-tests' rank lines: about 135 KB
+a host; one host's rail-2 NIC trained at half speed, so there is something to find), then
+`gpunet-validate --from-artifacts` runs once per report format, as its own process, with wall
+time, peak memory and report size.
 """
 
 from __future__ import annotations
@@ -125,9 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     for hosts in args.hosts:
         start = time.perf_counter()
         artifacts, reused = cached_artifacts(hosts, work)
-        files = sum(1 for path in artifacts.rglob("*") if path.is_file()) - 1  # not the stamp
+        sizes = [
+            path.stat().st_size for path in artifacts.rglob("*") if path.is_file() and path.name != STAMP_NAME
+        ]
+        files = len(sizes)
         done = "reused from an earlier run" if reused else f"written in {time.perf_counter() - start:.0f} s"
-        print(f"<!-- {hosts} hosts: artifacts {done} -->", flush=True)
+        print(
+            f"<!-- {hosts} hosts: artifacts {done}: {files} files, {sum(sizes) / 2**20:.0f} MiB -->",
+            flush=True,
+        )
         for report_format in args.formats:
             output = work / f"report-{hosts}.{report_format}"
             seconds, cpu, peak, size, lines = run_report(artifacts, report_format, output, args.jobs)
