@@ -23,8 +23,10 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     counters: dict[str, dict[str, list[int | None]]] = {}
     direction: str | None = None
     # Read for every switch of a fabric when its counters are exported (a row per port): split
-    # lines as they are (trailing blanks change no token), and a row of plain digits is
-    # converted in one pass.
+    # lines as they are (trailing blanks change no token), a row of plain digits is converted in
+    # one pass, each distinct count once (most are 0), each port name matched once.
+    as_int = _Integers().__getitem__
+    ports: dict[str, bool] = {}
     for line in text.splitlines():
         if "PFC0" in line and (match := _PFC_HEADER.match(line)):
             direction = match["direction"].lower()
@@ -35,10 +37,16 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
         tokens = line.split()
         if _is_other_header(tokens):
             direction = None
-        elif direction and len(tokens) == 9 and _PORT.match(tokens[0]):
-            values = tokens[1:]
-            digits = "".join(values).isdigit()
-            counters[direction][tokens[0]] = list(map(int, values)) if digits else [number(t) for t in values]
+        elif direction and len(tokens) == 9:
+            is_port = ports.get(tokens[0])
+            if is_port is None:
+                is_port = ports[tokens[0]] = bool(_PORT.match(tokens[0]))
+            if is_port:
+                values = tokens[1:]
+                digits = "".join(values).isdigit()
+                counters[direction][tokens[0]] = (
+                    list(map(as_int, values)) if digits else [number(t) for t in values]
+                )
     if not counters:
         raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
     return counters
@@ -141,6 +149,14 @@ def parse_show_ecn(text: str) -> dict[str, Any]:
 
 # The first word of another table's header line (`Port ...`, `Interface ...`): never a port name.
 _OTHER_HEADERS = frozenset({"Port", "Interface"})
+
+
+class _Integers(dict):
+    """A string of digits -> its int, each converted once (int() is most of a counter row's cost)."""
+
+    def __missing__(self, digits: str) -> int:
+        value = self[digits] = int(digits)
+        return value
 
 
 def _is_other_header(tokens: list[str]) -> bool:
