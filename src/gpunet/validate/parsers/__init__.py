@@ -5,8 +5,8 @@
 reason for text it cannot read, and ignores stray lines it does not know. `parse` cleans the text
 first (parsers.clean) and turns any exception of a parser into a ParseError.
 
-A few parsers of large captures also return only the part a check reads (`SUBSETS`), the same
-values as the whole parse holds, refusing the same text.
+A few parsers of large captures also return only the part a check reads (`SUBSETS`): the values
+the whole parse holds for that part, refusing what would make that part wrong.
 """
 
 from __future__ import annotations
@@ -95,9 +95,9 @@ PARSERS: dict[str, Parser] = {
 }
 
 
-# Tools whose parser takes a subset: what it names and reads alone (the rest of every row is still
-# read for the refusals). SONiC's queue table has a row per port and queue; the drop check reads
-# the lossless queue's.
+# Tools whose parser takes a subset, and what it names. SONiC's queue table has a row per port and
+# queue; the drop check reads the lossless queue's (a table without its header, or a port listed
+# twice for that queue, is still refused).
 SUBSETS: dict[str, str] = {"sonic-show-queue-counters": "a queue's rows (UC3)"}
 
 

@@ -24,7 +24,7 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     direction: str | None = None
     # Read for every switch of a fabric when its counters are exported (a row per port): split
     # lines as they are (trailing blanks change no token), a row of plain digits is converted in
-    # one pass, each distinct count once (most are 0), each port name matched once.
+    # one pass, each distinct count once (most are 0).
     as_int = _Integers().__getitem__
     ports: dict[str, bool] = {}
     for line in text.splitlines():
@@ -37,16 +37,12 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
         tokens = line.split()
         if _is_other_header(tokens):
             direction = None
-        elif direction and len(tokens) == 9:
-            is_port = ports.get(tokens[0])
-            if is_port is None:
-                is_port = ports[tokens[0]] = bool(_PORT.match(tokens[0]))
-            if is_port:
-                values = tokens[1:]
-                digits = "".join(values).isdigit()
-                counters[direction][tokens[0]] = (
-                    list(map(as_int, values)) if digits else [number(t) for t in values]
-                )
+        elif direction and len(tokens) == 9 and _is_port(tokens[0], ports):
+            values = tokens[1:]
+            digits = "".join(values).isdigit()
+            counters[direction][tokens[0]] = (
+                list(map(as_int, values)) if digits else [number(t) for t in values]
+            )
     if not counters:
         raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
     return counters
@@ -101,12 +97,7 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
         if first in _OTHER_HEADERS:
             reading = False
             continue
-        if not reading or len(tokens) != 6:
-            continue
-        is_port = ports.get(first)  # each name matched once
-        if is_port is None:
-            is_port = ports[first] = bool(_PORT.match(first))
-        if is_port:
+        if reading and len(tokens) == 6 and _is_port(first, ports):
             key = (first, tokens[1])
             if key in seen:
                 raise ParseError(f"{first} {tokens[1]} is listed twice (a duplicated capture)")
@@ -145,6 +136,14 @@ def parse_show_ecn(text: str) -> dict[str, Any]:
     if not profiles:
         raise ParseError("no 'Profile:' block found: not `show ecn` output")
     return {"profiles": profiles}
+
+
+def _is_port(name: str, known: dict[str, bool]) -> bool:
+    """Whether `name` is a port's (each name matched once: a table lists a port on many rows)."""
+    found = known.get(name)
+    if found is None:
+        found = known[name] = bool(_PORT.match(name))
+    return found
 
 
 # The first word of another table's header line (`Port ...`, `Interface ...`): never a port name.
