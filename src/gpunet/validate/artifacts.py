@@ -16,6 +16,13 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from gpunet.validate.capture_file import (
+    FIRST_READ_BYTES,
+    MAX_CAPTURE_BYTES,
+    UnsafeFileError,
+    byte_count,
+    read_bytes,
+)
 from gpunet.validate.manifest import Manifest, read_manifest
 from gpunet.validate.parsers import ParseError, parse
 
@@ -55,25 +62,43 @@ SAME_TEXT_MAX_BYTES = 64 * 1024
 SAME_TEXTS = 128
 
 
-# Most captures are smaller than this: one read, and one more to see the end.
-FIRST_READ_BYTES = 16 * 1024
+def unsafe_relative_path(relative: str) -> str | None:
+    """Why `relative` (built from manifest names) may not be read inside the folder, or None."""
+    if "\0" in relative:
+        return "holds a NUL character"
+    if relative.startswith("/"):
+        return "is an absolute path"
+    if any(part in ("", ".", "..") for part in relative.split("/")):
+        return "leaves its folder (an empty, '.' or '..' part)"
+    return None
 
 
-def read_bytes(path: str) -> bytes:
-    """The file's bytes through the os module's calls: open() builds a buffered file object
-    around the descriptor, which cost 10 us a file against 5 here (219,000 files at 4,096 hosts)."""
-    descriptor = os.open(path, os.O_RDONLY)
+__all__ = [
+    "FIRST_READ_BYTES",
+    "MAX_CAPTURE_BYTES",
+    "Artifacts",
+    "InputError",
+    "UnsafeFileError",
+    "read_bytes",
+]
+
+# What one judging process reads in all: the 4,096-host set is 922 MiB (docs/scale.md).
+MAX_RUN_BYTES = 16 * 1024 * 1024 * 1024
+# A collection-error.txt holds one line; more is not a reason but something else.
+MAX_REASON_BYTES = 64 * 1024
+
+
+def collection_error(folder: str, device_folder: str) -> str | None:
+    """The first line of `<device_folder>/collection-error.txt` (why nothing was collected from the
+    device), read as a capture is (a regular file only, capped); None when there is none."""
     try:
-        chunks = []
-        chunk = os.read(descriptor, FIRST_READ_BYTES)
-        while chunk:
-            chunks.append(chunk)
-            chunk = os.read(
-                descriptor, FIRST_READ_BYTES if len(chunk) < FIRST_READ_BYTES else 16 * FIRST_READ_BYTES
-            )
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-    finally:
-        os.close(descriptor)
+        data = read_bytes(os.path.join(folder, device_folder, "collection-error.txt"), MAX_REASON_BYTES)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        return f"collection-error.txt {error.strerror}"
+    lines = data.decode("utf-8", errors="replace").strip().splitlines()
+    return lines[0][:200] if lines else "no reason given"
 
 
 class Artifacts:
@@ -94,6 +119,11 @@ class Artifacts:
         self._recent: OrderedDict[tuple[str, str, str | None], dict[str, Any]] = OrderedDict()
         self._transient: frozenset[str] = frozenset()
         self._folder = os.fspath(root)
+        # Folders (relative) found to stay inside the artifacts folder: one realpath per folder,
+        # not per file, so a host folder that is a symlink out is refused without a stat per read.
+        self._real_root = os.path.realpath(self._folder)
+        self._inside: set[str] = set()
+        self.bytes_read = 0
         self._same_text: OrderedDict[tuple[str, str | None, bytes], dict[str, Any]] = OrderedDict()
 
     def parsed(self, relative: str, tool: str, subset: str | None = None) -> dict[str, Any]:
@@ -107,7 +137,7 @@ class Artifacts:
         if found is not None:
             self._recent.move_to_end(key)
             return found
-        found = self._parse_file(os.path.join(self._folder, relative), tool, relative, subset)
+        found = self._parse_file(self._checked_path(relative), tool, relative, subset)
         if tool in self._transient:
             self._recent[key] = found
             if len(self._recent) > RECENT_FILES:
@@ -137,10 +167,22 @@ class Artifacts:
             return self.parsed(f"switches/{switch}/{phase}/{tool}.txt", tool, subset)
         except InputError as error:
             # The collection leaves the reason a whole switch could not be read (unreachable, host key).
-            reason_file = self.root / "switches" / switch / phase / "collection-error.txt"
-            if reason_file.is_file():
-                raise InputError(f"{error}: {reason_file.read_text().strip()}") from None
+            reason = collection_error(self._folder, f"switches/{switch}/{phase}")
+            if reason is not None:
+                raise InputError(f"{error}: {reason}") from None
             raise
+
+    def _checked_path(self, relative: str) -> str:
+        """The path to open for `relative`; InputError when it would lead out of the folder."""
+        folder = relative.rpartition("/")[0]
+        if folder not in self._inside:
+            if (problem := unsafe_relative_path(relative)) is not None:
+                raise InputError(f"{relative}: {problem}")
+            real = os.path.realpath(os.path.join(self._folder, folder))
+            if real != self._real_root and not real.startswith(self._real_root + os.sep):
+                raise InputError(f"{relative}: {folder}/ leads out of the artifacts folder (to {real})")
+            self._inside.add(folder)
+        return os.path.join(self._folder, relative)
 
     def _parse_file(self, path: str, tool: str, relative: str, subset: str | None = None) -> dict[str, Any]:
         try:
@@ -151,6 +193,13 @@ class Artifacts:
             raise InputError(f"{relative} was not collected") from None
         except OSError as error:
             raise InputError(f"{relative}: {error.strerror}") from None
+        except ValueError:  # a NUL in the name
+            raise InputError(f"{relative!r}: holds a NUL character") from None
+        self.bytes_read += len(data)
+        if self.bytes_read > MAX_RUN_BYTES:
+            raise InputError(
+                f"{relative}: not read: this run read more than the {byte_count(MAX_RUN_BYTES)} cap"
+            )
         configuration = tool in CONFIGURATION_STATE and len(data) <= SAME_TEXT_MAX_BYTES
         same = (tool, subset, data) if configuration else None
         if same is not None and (found := self._same_text.get(same)) is not None:

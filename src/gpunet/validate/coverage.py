@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gpunet.validate.artifacts import collection_error
 from gpunet.validate.manifest import Manifest
 from gpunet.validate.results import Result, Status, target_of
 
@@ -46,9 +47,9 @@ def unreachable_hosts(root: Path, manifest: Manifest) -> dict[str, str]:
     unreachable = {}
     for name in manifest.hosts:
         folder = root / "hosts" / name
-        reason_file = folder / "collection-error.txt"
-        if reason_file.is_file():
-            unreachable[name] = reason_file.read_text(errors="replace").strip().splitlines()[0][:200]
+        reason = collection_error(os.fspath(root), f"hosts/{name}")
+        if reason is not None:
+            unreachable[name] = reason
         elif not _holds_a_capture(folder):
             unreachable[name] = f"nothing was collected from it (no files under hosts/{name}/)"
     return unreachable

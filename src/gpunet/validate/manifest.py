@@ -7,11 +7,14 @@ and gives the same verdicts on any machine later.
 from __future__ import annotations
 
 import json
+import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gpunet.model.fabric import Fabric, GpuHost
+from gpunet.validate.capture_file import read_bytes
 from gpunet.validate.pairs import RING, ring_rounds, schedule
 from gpunet.validate.thresholds import Thresholds, gpu_link_gbps, nccl_busbw_bound_gbytes
 
@@ -179,23 +182,110 @@ def _nccl_runs(hosts: list[GpuHost], thresholds: Thresholds) -> dict[str, NcclRu
     return runs
 
 
+# 4,096 hosts write about 30 MB (the expectations and the list of collected files).
+MAX_MANIFEST_BYTES = 256 * 1024 * 1024
+# Manifest names that become parts of artifact paths (hosts/<host>/, mlnx_qos.<netdev>.txt,
+# pairs/<round>/<client>__<server>__<nic>.*, nccl/<run>.txt, switches/<switch>/): the characters
+# the inventory allows in host, NIC and netdev names, never a leading dot, a slash or a NUL.
+PATH_PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@-]{0,252}")
+
+
 def read_manifest(folder: Path) -> Manifest:
     path = folder / MANIFEST
     try:
-        document = json.loads(path.read_text())
+        data = read_bytes(os.fspath(path), MAX_MANIFEST_BYTES)
     except FileNotFoundError:
         raise ManifestError(f"{path}: not found (is {folder} an artifacts folder?)") from None
+    except OSError as error:
+        raise ManifestError(f"{path}: {error.strerror or error}") from None
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise ManifestError(
+            f"{path}: not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start})"
+        ) from None
     except json.JSONDecodeError as error:
         raise ManifestError(f"{path}: not JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise ManifestError(f"{path}: not a manifest: JSON nested too deeply") from None
+    if not isinstance(document, dict):
+        raise ManifestError(
+            f"{path}: not a manifest: holds a JSON {_json_kind(document)}, expected an object"
+        )
     try:
-        return _manifest_from_dict(document)
-    except (KeyError, TypeError, ValueError) as error:
-        raise ManifestError(f"{path}: missing or malformed field: {error}") from None
+        manifest = _manifest_from_dict(document)
+    except KeyError as error:
+        raise ManifestError(f"{path}: missing field {error}") from None
+    except (TypeError, ValueError, AttributeError) as error:
+        raise ManifestError(f"{path}: malformed field: {error}") from None
+    if (problem := _unsafe_name(manifest)) is not None:
+        raise ManifestError(f"{path}: {problem}")
+    return manifest
+
+
+_CONTAINERS = {
+    "hosts": dict,
+    "switches": dict,
+    "nccl_runs": dict,
+    "thresholds": dict,
+    "pair_rounds": list,
+    "iperf3_pairs": list,
+    "nccl_port_range": list,
+}
+_KIND_NAMES = {dict: "an object", list: "a list"}
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {list: "list", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def _unsafe_name(manifest: Manifest) -> str | None:
+    """The first name that would not stay one path part inside the artifacts folder."""
+    named: list[tuple[str, Any]] = [("fabric", manifest.fabric)]
+    for key, host in manifest.hosts.items():
+        named += [("hosts key", key), (f"hosts.{key}.name", host.name)]
+        for index, nic in enumerate(host.nics):
+            named += [
+                (f"hosts.{key}.nics[{index}].name", nic.name),
+                (f"hosts.{key}.nics[{index}].netdev", nic.netdev),
+            ]
+    for key, switch in manifest.switches.items():
+        named += [("switches key", key), (f"switches.{key}.name", switch.name)]
+    for key, run in manifest.nccl_runs.items():
+        named += [("nccl_runs key", key)] + [
+            (f"nccl_runs.{key}.hosts[{i}]", h) for i, h in enumerate(run.hosts)
+        ]
+    for number, round_ in enumerate(manifest.pair_rounds):
+        if not isinstance(round_, list):
+            return f"malformed field: pair_rounds[{number}] is not a list"
+        for index, pair in enumerate(round_):
+            if not isinstance(pair, dict):
+                return f"malformed field: pair_rounds[{number}][{index}] is not an object"
+            named += [
+                (f"pair_rounds[{number}][{index}].{end}", pair.get(end)) for end in ("client", "server")
+            ]
+    for index, (client, server) in enumerate(manifest.iperf3_pairs):
+        named += [(f"iperf3_pairs[{index}]", client), (f"iperf3_pairs[{index}]", server)]
+    for field_name, value in named:
+        if not isinstance(value, str) or not PATH_PART.fullmatch(value):
+            return (
+                f"{field_name}: {value!r} is not a safe name (letters, digits, '_', '.', '@', '-', "
+                "not starting with '.' or '-', at most 253): artifact paths are built from it"
+            )
+    return None
 
 
 def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
     if document.get("version") != MANIFEST_VERSION:
         raise ValueError(f"version {document.get('version')!r}, expected {MANIFEST_VERSION}")
+    for name, kind in _CONTAINERS.items():
+        if name in document and not isinstance(document[name], kind):
+            raise ValueError(f"{name} is a JSON {_json_kind(document[name])}, expected {_KIND_NAMES[kind]}")
+    for name in ("hosts", "switches", "nccl_runs"):
+        for key, value in document.get(name, {}).items():
+            if not isinstance(value, dict):
+                raise ValueError(f"{name}.{key} is a JSON {_json_kind(value)}, expected an object")
     hosts = {
         name: HostExpectation(**{**host, "nics": [NicExpectation(**nic) for nic in host["nics"]]})
         for name, host in document["hosts"].items()

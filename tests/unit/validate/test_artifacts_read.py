@@ -33,7 +33,7 @@ def test_read_bytes_gives_the_whole_file(tmp_path: Path, size: int) -> None:
 # (what stands at the path, the error's words)
 UNREADABLE = [
     (None, "hosts/gpu01/ibstat.txt was not collected"),
-    ("folder", "hosts/gpu01/ibstat.txt: Is a directory"),
+    ("folder", "hosts/gpu01/ibstat.txt: is a directory \\(only regular files are read\\)"),
 ]
 
 

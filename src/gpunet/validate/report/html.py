@@ -11,12 +11,13 @@ the pair view by one small cell per NIC, and it fits 1,400 px without horizontal
 from __future__ import annotations
 
 from collections import defaultdict
-from html import escape
+from html import escape as html_escape
 
 from gpunet.validate.checks.traffic import PairMeasurement
 from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest
 from gpunet.validate.report.grouping import by_group, counts_per_check, summary_line
+from gpunet.validate.report.safe_text import visible
 from gpunet.validate.results import Result, Status, exit_code
 
 PAGE_WIDTH = 1400
@@ -26,6 +27,12 @@ _PROBLEMS = (Status.FAIL, Status.ERROR)
 # Problems of one check shown at the top; the rest follow at the end of the page, so that 300
 # hosts with the same clock problem do not push the pair and fabric views out of sight.
 TOP_ROWS_PER_CHECK = 10
+
+
+def escape(text: str) -> str:
+    """`text` for HTML: markup characters escaped, control characters written visibly."""
+    return html_escape(visible(text))
+
 
 _CSS = f"""
 body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: {PAGE_WIDTH - 60}px;

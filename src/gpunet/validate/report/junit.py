@@ -14,11 +14,13 @@ from xml.sax.saxutils import escape
 from gpunet.validate.judge import Verdict
 from gpunet.validate.report.grouping import counts_per_check
 from gpunet.validate.report.json_report import PRETTY_MAX_RESULTS
+from gpunet.validate.report.safe_text import xml_visible
 from gpunet.validate.results import Result, Status, counts
 
 # What ElementTree escapes in an attribute value beyond &, < and >.
 _ATTRIBUTE_ENTITIES = {'"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"}
-_ATTRIBUTE_SPECIALS = re.compile(r'[&<>"\r\n\t]')
+# Those, and what safe_text.xml_visible rewrites (XML 1.0 allows no other C0 character).
+_ATTRIBUTE_SPECIALS = re.compile('[&<>"\r\n\t\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]')
 
 
 def render_junit(verdict: Verdict) -> str:
@@ -71,7 +73,9 @@ def render_junit(verdict: Verdict) -> str:
 
 
 def _outcome(result: Result) -> str:
-    detail = escape(f"expected: {result.expected}\nactual: {result.actual}\n{result.message}".strip())
+    detail = escape(
+        xml_visible(f"expected: {result.expected}\nactual: {result.actual}\n{result.message}".strip())
+    )
     if result.status == Status.FAIL:
         message = _attribute(f"expected {result.expected}, saw {result.actual}")
         return f'<failure message="{message}">{detail}</failure>'
@@ -88,4 +92,4 @@ def _start(tag: str, **attributes: str) -> str:
 
 def _attribute(value: str) -> str:
     # Most values (every target name) hold nothing to escape: one search spares seven replaces.
-    return escape(value, _ATTRIBUTE_ENTITIES) if _ATTRIBUTE_SPECIALS.search(value) else value
+    return escape(xml_visible(value), _ATTRIBUTE_ENTITIES) if _ATTRIBUTE_SPECIALS.search(value) else value

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from gpunet.validate.coverage import devices_of
 from gpunet.validate.judge import Verdict
 from gpunet.validate.report.grouping import counts_per_check, summary_line
+from gpunet.validate.report.safe_text import markdown_code, markdown_text
 from gpunet.validate.results import Result, Status, exit_code, status_of, target_of
 
 _ICON = {Status.FAIL: "❌ fail", Status.ERROR: "⚠️ error", Status.SKIPPED: "⏭️ skipped", Status.PASS: "✅ pass"}
@@ -54,7 +55,7 @@ class DeviceRow:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return markdown_text(text)
 
 
 def device_rows(verdict: Verdict) -> list[DeviceRow]:
@@ -94,7 +95,7 @@ def _device_line(row: DeviceRow) -> str:
         what = problem.message if problem.status == Status.NOT_CHECKED else problem.actual
         if problem.message and problem.status != Status.NOT_CHECKED:
             what += f" ({problem.message})"
-        detail = f"{problem.check} `{_cell(problem.target)}`: {_cell(what)}"
+        detail = f"{_cell(problem.check)} {markdown_code(problem.target)}: {_cell(what)}"
         detail += f" (+{extra} more)" if extra > 0 else ""
     counts = (
         row.tally[Status.PASS],
@@ -103,7 +104,7 @@ def _device_line(row: DeviceRow) -> str:
         row.tally[Status.SKIPPED],
     )
     return (
-        f"| `{row.name}` | {row.kind} | {_ICON[row.verdict]} | "
+        f"| {markdown_code(row.name)} | {_cell(row.kind)} | {_ICON[row.verdict]} | "
         + " | ".join(map(str, counts))
         + f" | {detail} |"
     )
@@ -139,7 +140,7 @@ def _problems_section(results: list[Result]) -> list[str]:
         "| --- | --- | --- | --- | --- | --- |",
     ]
     lines += [
-        f"| {_ICON[r.status]} | {r.check} | `{_cell(r.target)}` | {_cell(r.expected)} "
+        f"| {_ICON[r.status]} | {_cell(r.check)} | {markdown_code(r.target)} | {_cell(r.expected)} "
         f"| {_cell(r.actual)} | {_cell(r.message)} |"
         for r in problems[:MAX_PROBLEM_ROWS]
     ]

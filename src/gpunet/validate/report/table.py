@@ -11,9 +11,11 @@ import shutil
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from gpunet.validate.judge import Verdict
 from gpunet.validate.report.grouping import by_group, counts_per_check, summary_line
+from gpunet.validate.report.safe_text import visible
 from gpunet.validate.results import Result, Status
 
 _STYLE = {Status.PASS: "green", Status.FAIL: "bold red", Status.ERROR: "yellow", Status.SKIPPED: "dim"}
@@ -32,7 +34,7 @@ def render_table(
     """`width` defaults to the terminal's (160 columns when there is none)."""
     width = width or shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
     console = Console(width=width, record=True, force_terminal=color, no_color=not color, file=_Discard())
-    console.print(f"gpunet-validate: fabric {verdict.manifest.fabric}", style="bold")
+    console.print(_text(f"gpunet-validate: fabric {verdict.manifest.fabric}"), style="bold")
     problems = [r for r in verdict.results if r.status in _PROBLEMS]
     shown = problems if failures_only else problems[:MAX_PROBLEM_ROWS]
     if problems:
@@ -46,7 +48,7 @@ def render_table(
         console.print("no problems", style=_STYLE[Status.PASS])
     if not failures_only:
         console.print(_counts_table(verdict.results))
-        console.print(_devices_line(verdict))
+        console.print(_text(_devices_line(verdict)))
     console.print(summary_line(verdict.results))
     return console.export_text(styles=color)
 
@@ -60,12 +62,12 @@ def _problem_table(problems: list[Result]) -> Table:
         for index, result in enumerate(results):
             detail = result.actual + (f" ({result.message})" if result.message else "")
             table.add_row(
-                group if index == 0 else "",
-                result.check,
-                result.target,
+                _text(group) if index == 0 else "",
+                _text(result.check),
+                _text(result.target),
                 f"[{_STYLE[result.status]}]{result.status}[/]",
-                result.expected,
-                detail,
+                _text(result.expected),
+                _text(detail),
             )
     return table
 
@@ -80,7 +82,7 @@ def _counts_table(results: list[Result]) -> Table:
     ordered = sorted(per_check.items(), key=lambda item: (-sum(item[1][s] for s in _PROBLEMS), item[0]))
     for check, counts in ordered:
         table.add_row(
-            check,
+            _text(check),
             *(
                 f"[{_STYLE[status]}]{counts[status]}[/]"
                 if counts[status] and status in _PROBLEMS
@@ -97,6 +99,12 @@ def _devices_line(verdict: Verdict) -> str:
     if len(devices) > MAX_NAMED_DEVICES:
         return f"{len(devices)} devices (--format json or html names each)"
     return f"{len(devices)} devices: " + ", ".join(devices)
+
+
+def _text(text: str) -> Text:
+    """Text from results as rich prints it literally: a str cell is read as markup (`[/bold]`
+    raises, `:x:` becomes an emoji); control characters are written visibly."""
+    return Text(visible(text))
 
 
 class _Discard:
