@@ -27,6 +27,7 @@ from gpunet.model.fabric import (
     SwitchBuffer,
     SwitchPort,
 )
+from gpunet.model.names import FABRIC_NAME, HOST_NAME, QUEUE_NAME, case_twins, shown
 from gpunet.model.schema_check import check, host_validator, validator
 
 GPU_GROUP = "gpu_nodes"
@@ -68,6 +69,9 @@ def build_fabric(raw: RawInventory) -> Fabric:
             Problem("inventory", "has no hosts in the gpu_nodes or switches groups", expected="at least one")
         )
         raise InventoryInvalidError(problems)
+    # Still built and cross-checked: the name is the one mistake reported, and a fabric with a
+    # problem is never rendered or pushed.
+    problems += _device_name_problems(gpu_names + switch_names)
     in_both = set(gpu_names) & set(switch_names)
     for name in sorted(in_both):
         problems.append(Problem(name, "is in both gpu_nodes and switches", expected="one of the two"))
@@ -77,7 +81,9 @@ def build_fabric(raw: RawInventory) -> Fabric:
     fabric_value = _fabric_value(raw, gpu_names + switch_names, problems)
     fabric_settings = None
     if fabric_value is not None:
-        fabric_problems = check(fabric_value, validator("fabric"), "gpunet_fabric")
+        fabric_problems = _with_name_rules(
+            check(fabric_value, validator("fabric"), "gpunet_fabric"), fabric_value
+        )
         problems.extend(fabric_problems)
         if not fabric_problems:
             fabric_settings = with_defaults(dict(fabric_value))
@@ -122,6 +128,46 @@ def build_fabric(raw: RawInventory) -> Fabric:
     if problems:
         raise InventoryInvalidError(problems)
     return fabric
+
+
+def _device_name_problems(names: list[str]) -> list[Problem]:
+    """The name rule for every host and switch, and names that differ only in case."""
+    problems = []
+    for name in dict.fromkeys(names):
+        if (problem := HOST_NAME.problem(name)) is not None:
+            problems.append(Problem(shown(name), problem, expected="a name such as gpu01 or leaf01.pod1"))
+    for name, earlier in case_twins([name for name in dict.fromkeys(names) if not HOST_NAME.problem(name)]):
+        problems.append(
+            Problem(
+                name,
+                f"names the same host as {earlier}: host names ignore case (DNS, and file names on "
+                "case-insensitive file systems)",
+                expected="one spelling",
+            )
+        )
+    return problems
+
+
+def _with_name_rules(problems: list[Problem], fabric_value: Any) -> list[Problem]:
+    """The schema's problems, with the name rule's own words for the fabric's and queues' names
+    (the schema's pattern says only "badly formed")."""
+    if not isinstance(fabric_value, Mapping):
+        return problems
+    named = [("gpunet_fabric.name", FABRIC_NAME, fabric_value.get("name"))]
+    qos = fabric_value.get("qos")
+    queues = qos.get("queues") if isinstance(qos, Mapping) else None
+    if isinstance(queues, list):
+        named += [
+            (f"gpunet_fabric.qos.queues[{index}].name", QUEUE_NAME, queue.get("name"))
+            for index, queue in enumerate(queues)
+            if isinstance(queue, Mapping)
+        ]
+    own: list[Problem] = []
+    for path, rule, value in named:
+        if isinstance(value, str) and (problem := rule.problem(value)) is not None:
+            own.append(Problem(path, problem, value))
+    paths = {problem.path for problem in own}
+    return [problem for problem in problems if problem.path not in paths] + own
 
 
 def _fabric_value(raw: RawInventory, names: list[str], problems: list[Problem]) -> Any:

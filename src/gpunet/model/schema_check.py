@@ -4,16 +4,35 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import fastjsonschema
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from gpunet.model.errors import Problem
+
+# A pattern's `$` is the end of the string, as in ECMA-262 (the schema's regex dialect) and as
+# fastjsonschema compiles it; Python's `$` also matches before a final line feed, so jsonschema's
+# own `pattern` let "prod\n" through where the compiled check refused it.
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+@cache
+def _whole_string_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(_UNESCAPED_DOLLAR.sub(r"\\Z", pattern))
+
+
+def _pattern(checker: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if checker.is_type(instance, "string") and not _whole_string_pattern(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern})
 
 
 @cache
@@ -26,7 +45,7 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(load_schema(name))
+    return _Validator(load_schema(name))
 
 
 def host_schema(kind: str) -> dict[str, Any]:
@@ -47,7 +66,7 @@ def _combined(kind: str) -> dict[str, Any]:
 
 @cache
 def host_validator(kind: str) -> Draft202012Validator:
-    return Draft202012Validator(_combined(kind))
+    return _Validator(_combined(kind))
 
 
 # Compiled checks by validator identity (validators are cached for the process).

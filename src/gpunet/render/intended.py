@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpunet.model.names import HOST_NAME, shown
 from gpunet.render.manifest import (
     MANIFEST_NAME,
     RenderFolderError,
@@ -113,8 +114,16 @@ def classify_existing(
     """Sort what is already in `out` into gpunet's left-overs and other people's files."""
     if out.exists() and not out.is_dir():
         raise RenderFolderError(f"{out}: is not a folder; give --out a folder (it is created if missing)")
+    for name in wanted:  # a switch name outside the name rule (the inventory check refuses it)
+        if (problem := HOST_NAME.problem(name.rpartition(".")[0])) is not None:
+            raise RenderFolderError(f"{out / shown(name)}: not written: {problem}; nothing was written")
     if not out.exists():
         return
+    linked = sorted(name for name in [*wanted, MANIFEST_NAME] if (out / name).is_symlink())
+    if linked:
+        raise RenderFolderError(
+            f"{out / linked[0]}: is a symbolic link; gpunet writes only regular files inside the folder"
+        )
     not_files = sorted(name for name in wanted if (out / name).exists() and not (out / name).is_file())
     if not_files:
         raise RenderFolderError(f"{out / not_files[0]}: is not a file, so gpunet cannot write it there")

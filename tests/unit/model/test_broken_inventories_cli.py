@@ -14,7 +14,20 @@ from tests.conftest import FIXTURES_DIR
 BROKEN = FIXTURES_DIR / "inventories" / "broken"
 CASES = sorted(BROKEN.glob("*.expect.yml"))
 # Problems whose expected message is the whole printed line (path included).
-WHOLE_LINE_CASES = ("nic_rail_differs_on_leaf", "nic_ip_without_prefix", "fabric_null")
+WHOLE_LINE_CASES = (
+    "nic_rail_differs_on_leaf",
+    "nic_ip_without_prefix",
+    "fabric_null",
+    # issue 34's name rule: tests/fixtures/inventories/generate.py NAME_RULE_CASES
+    "host_name_path_escape",
+    "host_name_absolute_path",
+    "host_name_shell_word",
+    "host_name_confusable",
+    "host_name_line_feed",
+    "host_name_case_twin",
+    "fabric_name_line_feed",
+    "queue_name_line_feed",
+)
 
 
 def _name(expect_file: Path) -> str:
