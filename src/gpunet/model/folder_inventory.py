@@ -42,8 +42,11 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+from gpunet.model.errors import InventoryInvalidError, Problem
 from gpunet.model.limit import hosts_matching
+from gpunet.model.loader_errors import short_path, undecodable
 from gpunet.model.parse_cache import ParseCache, cache_for
+from gpunet.model.yaml_bounds import YamlRefused, check_tree
 from gpunet.progress import progress
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -407,11 +410,17 @@ class _FileReader:
             load = _load_yaml
         else:
             load = functools.partial(self.cache.parse, raw, parse=_load_yaml)
-        text = raw.decode("utf-8")
+        text = _decoded(raw, path)
         try:
-            data = json.loads(text) if text.lstrip()[:1] in ("{", "[") else load(text)
-        except ValueError:
-            data = load(text)
+            try:
+                data = json.loads(text) if text.lstrip()[:1] in ("{", "[") else load(text)
+            except YamlRefused:
+                raise
+            except (ValueError, RecursionError):
+                data = load(text)
+        except YamlRefused as refused:
+            where = f"{short_path(str(path))}:{refused.line}" if refused.line else short_path(str(path))
+            raise InventoryInvalidError([Problem(where, str(refused))]) from None
         if any(marker in text for marker in JINJA_MARKERS):
             data = _trust_templates(data)
             self.has_jinja = True
@@ -426,6 +435,13 @@ class _FileReader:
             raise Unhandled(f"{path}: cannot decrypt") from None  # Ansible names the cause
 
 
+def _decoded(raw: bytes, path: Path) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InventoryInvalidError([Problem(short_path(str(path)), undecodable(raw, error))]) from None
+
+
 def _load_yaml(text: str) -> Any:
     """YAML 1.1 as PyYAML's SafeLoader reads it (Ansible's loader is built on it), about three
     times faster: libyaml composes the node tree, plain scalars are resolved through a cache, and
@@ -435,10 +451,20 @@ def _load_yaml(text: str) -> Any:
         node = yaml.compose(text, Loader=_CachingResolverLoader)
         if node is None:
             return None
+        # Aliases are measured before anything walks them (yaml_bounds); so are the files
+        # SafeLoader's constructor reads, for their duplicate keys.
+        checked = "*" in text
+        if checked:
+            check_tree(node)
         try:
             return _value(node)
         except (_UncommonNode, TypeError, RecursionError):
-            return yaml.load(text, Loader=YAML_LOADER)
+            if not checked:
+                check_tree(node)
+            try:
+                return yaml.load(text, Loader=YAML_LOADER)
+            except RecursionError:
+                raise YamlRefused("YAML nested too deeply to read") from None
     except yaml.YAMLError as error:
         # Tags such as !vault and !unsafe, and syntax errors: Ansible says it best.
         raise Unhandled(str(error).splitlines()[0]) from None
@@ -491,7 +517,10 @@ def _value(node: Any) -> Any:
         if tag == "tag:yaml.org,2002:float":
             return _SCALARS.construct_yaml_float(node)
     elif kind is MappingNode and node.tag == "tag:yaml.org,2002:map":
-        return {_value(key): _value(value) for key, value in node.value}
+        mapping = {_value(key): _value(value) for key, value in node.value}
+        if len(mapping) != len(node.value):
+            check_tree(node)  # raises, naming the key given twice and its line
+        return mapping
     elif kind is SequenceNode and node.tag == "tag:yaml.org,2002:seq":
         return [_value(item) for item in node.value]
     raise _UncommonNode(node.tag)

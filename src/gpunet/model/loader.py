@@ -19,7 +19,7 @@ from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_v
 from gpunet.model.errors import InventoryInvalidError, Problem
 from gpunet.model.folder_inventory import Unhandled, read_folder
 from gpunet.model.loader_errors import dedupe as _dedupe
-from gpunet.model.loader_errors import file_naming_loader
+from gpunet.model.loader_errors import file_naming_loader, refuse_unreadable
 from gpunet.model.loader_errors import one_line as _one_line
 from gpunet.model.loader_errors import problem as _problem
 from gpunet.model.loader_errors import source_problem as _source_problem
@@ -150,6 +150,7 @@ def _loader_skipping_vault_files() -> Any:
                 if is_encrypted_file(handle):
                     self.skipped_files.add(file_name)
                     return {}
+            refuse_unreadable(file_name)
             return super().load_from_file(file_name, *args, **kwargs)
 
     loader = VaultSkippingLoader()

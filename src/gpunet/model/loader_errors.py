@@ -22,6 +22,7 @@ def file_naming_loader() -> Any:
 
     class FileNamingLoader(DataLoader):
         def load_from_file(self, file_name: str, *args: Any, **kwargs: Any) -> Any:
+            refuse_unreadable(file_name)
             try:
                 return super().load_from_file(file_name, *args, **kwargs)
             except AnsibleError as error:
@@ -75,6 +76,50 @@ def dedupe(problems: list[Problem]) -> list[Problem]:
         Problem(paths[0] if len(paths) == 1 else f"{paths[0]} (and {len(paths) - 1} more hosts)", message)
         for message, paths in hosts_by_message.items()
     ]
+
+
+def refuse_unreadable(file_name: str) -> None:
+    """Before Ansible's loader reads `file_name`: raise an AnsibleError naming it (and the line)
+    when it is not UTF-8 text, its YAML aliases expand past the bound (which Ansible would walk
+    until memory ran out) or a mapping holds a key twice: yaml_bounds, as on the fast path.
+    Ansible's own duplicate-key check (DUPLICATE_YAML_DICT_KEY) stays at its default, a warning:
+    set to error it also refuses a key that overrides a merge key (`{<<: *base, speed: 100}`),
+    which YAML allows. Vault files and YAML syntax errors are Ansible's to report."""
+    import yaml
+    from ansible.errors import AnsibleParserError
+
+    from gpunet.model.yaml_bounds import YamlRefused, check_tree
+
+    with open(file_name, "rb") as handle:
+        raw = handle.read()
+    if raw.startswith(b"$ANSIBLE_VAULT;"):
+        return
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        refused = AnsibleParserError(undecodable(raw, error))
+        refused.gpunet_file = file_name  # type: ignore[attr-defined]
+        raise refused from None
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        if node is not None:
+            check_tree(node)
+    except yaml.YAMLError:
+        return
+    except YamlRefused as error:
+        refused = AnsibleParserError(str(error))
+        refused.gpunet_file = f"{file_name}:{error.line}" if error.line else file_name  # type: ignore[attr-defined]
+        raise refused from None
+
+
+def undecodable(raw: bytes, error: UnicodeDecodeError) -> str:
+    """Why a variables or inventory file cannot be read as text."""
+    return f"is not UTF-8 text (byte {raw[error.start]:#04x} at offset {error.start}): a binary file?"
+
+
+def short_path(path: str) -> str:
+    """`path` as errors name files: relative to the working folder when inside it."""
+    return _short(path)
 
 
 def _origin(error: BaseException) -> str | None:

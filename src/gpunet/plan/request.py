@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from gpunet.model.errors import Problem
+from gpunet.model.yaml_bounds import YamlRefused, safe_load
 from gpunet.platforms import PLATFORMS, known_platforms
 
 NIC_SPEEDS_GBPS = (10, 25, 40, 50, 100, 200, 400, 800)  # the inventory schema's speed_gbps values
@@ -273,9 +274,12 @@ def load_request_file(path: str | Path, holds: str = "planner fields") -> dict[s
     underscores) or a distances file."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as error:
+        data = safe_load(path.read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise PlanInputError([Problem(str(path), f"cannot be read: {error}".splitlines()[0])]) from None
+    except YamlRefused as error:  # an alias bomb: refused before it is walked (issue 34)
+        where = f"{path}:{error.line}" if error.line else str(path)
+        raise PlanInputError([Problem(where, str(error))]) from None
     if not isinstance(data, dict):
         raise PlanInputError([Problem(str(path), f"must hold a mapping of {holds}", type(data).__name__)])
     return data
