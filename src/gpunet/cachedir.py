@@ -2,11 +2,14 @@
 
 One folder per kind under `$XDG_CACHE_HOME/gpunet/` (default `~/.cache/gpunet/`), created private
 to the user. Each kind has its own environment variable: `off` turns it off, a folder moves it.
-Deleting the folder is always safe.
+Deleting the folder is always safe, and `gpunet cache` says where each kind's folder is and how
+much it holds. Each folder is capped at MAX_FOLDER_BYTES: a write that takes it past the cap
+deletes the least recently written records first (a record larger than the cap is not written).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -15,19 +18,58 @@ from pathlib import Path
 from typing import Any
 
 OFF = ("off", "0", "false", "no")
+# One kind's folder at most: the 8,192-host inventory's parse record is 37 MB, its check record a
+# few; 512 MiB holds a dozen inventories of that size.
+MAX_FOLDER_BYTES = 512 * 1024 * 1024
+RECORD_SUFFIX = ".marshal"
+
+
+def kind_folder(kind: str, env: str) -> Path | None:
+    """The folder of `kind`'s records, or None when `env` turns it off."""
+    setting = os.environ.get(env, "")
+    if setting.lower() in OFF:
+        return None
+    if setting:
+        return Path(setting)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpunet" / kind
 
 
 def cache_file(kind: str, env: str, key: str, prefix: str = "") -> Path | None:
     """The cache file of `key` (e.g. a folder's absolute path) for `kind`, or None when `env` is off.
     `prefix` starts the file's name, so `keep_newest` can tell a family of records apart."""
-    setting = os.environ.get(env, "")
-    if setting.lower() in OFF:
+    root = kind_folder(kind, env)
+    if root is None:
         return None
-    if setting:
-        root = Path(setting)
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gpunet" / kind
-    return root / f"{prefix}{hashlib.blake2b(key.encode(), digest_size=16).hexdigest()}.marshal"
+    return root / f"{prefix}{hashlib.blake2b(key.encode(), digest_size=16).hexdigest()}{RECORD_SUFFIX}"
+
+
+def records_in(folder: Path) -> list[tuple[Path, int, int]]:
+    """(record, bytes, mtime_ns) of each record in `folder`, least recently written first."""
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(RECORD_SUFFIX) and entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    found.append((Path(entry.path), info.st_size, info.st_mtime_ns))
+    except OSError:
+        return []
+    return sorted(found, key=lambda record: record[2])
+
+
+def prune_oldest(folder: Path, limit: int, keep: Path) -> None:
+    """Delete the least recently written records until `folder` holds at most `limit` bytes;
+    `keep` (just written) stays."""
+    records = records_in(folder)
+    total = sum(size for _, size, _ in records)
+    for path, size, _ in records:
+        if total <= limit:
+            return
+        if path == keep:
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            total -= size
 
 
 def keep_newest(path: Path, prefix: str, keep: int) -> None:
@@ -66,7 +108,12 @@ def write_records(path: Path, file_format: str, records: dict[Any, Any]) -> None
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` in one step; a read-only home or a full disk costs speed only."""
+    """Replace `path` with `data` in one step, then keep the folder under MAX_FOLDER_BYTES; a
+    read-only home or a full disk costs speed only, and so does a record larger than the cap."""
+    if len(data) > MAX_FOLDER_BYTES:
+        with contextlib.suppress(OSError):
+            path.unlink()  # an older version of it is no longer what this run would store
+        return
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
@@ -75,3 +122,4 @@ def write_atomically(path: Path, data: bytes) -> None:
         os.replace(temporary, path)
     except OSError:
         return
+    prune_oldest(path.parent, MAX_FOLDER_BYTES, path)

@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "gpunet.plan.cli",
     "gpunet.netdev.drift_cli",
     "gpunet.nodecheck.cli",
+    "gpunet.cache_cli",
 )
 
 EXIT_INTERNAL = 1

@@ -12,6 +12,13 @@ load, and the folder is created private to the user. Each run writes back only t
 used, so the file does not grow with old versions. A file whose text holds Jinja is cached like
 any other: the caller marks its templates after the lookup.
 
+The record is bounded: an entry whose stored form is more than RECORD_FACTOR times its file's
+size (plus ENTRY_SLACK) is used but not stored, since what YAML aliases expand to can be far
+larger than the file (a 400-byte anchor file once left a 2.45 GB record; aliases are bounded now,
+model/yaml_bounds.py, and this bounds what they may still add). The folder is capped as every
+cache folder is (cachedir.MAX_FOLDER_BYTES, least recently written out first); `gpunet cache`
+says where it is.
+
 `GPUNET_PARSE_CACHE=off` turns it off; `GPUNET_PARSE_CACHE=DIR` puts it in DIR. A missing,
 unreadable or foreign cache file is treated as empty (and rewritten), never as an error.
 """
@@ -19,6 +26,7 @@ unreadable or foreign cache file is treated as empty (and rewritten), never as a
 from __future__ import annotations
 
 import hashlib
+import marshal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,6 +47,12 @@ FORMAT = (
 )
 
 
+# Plain YAML stores at about 0.6 times its size (the 63 MB 8,192-host inventory: a 37 MB record);
+# values aliases repeat store at their expanded size.
+RECORD_FACTOR = 4
+ENTRY_SLACK = 4096
+
+
 class ParseCache:
     """Parsed values by content digest for one inventory source; `flush` writes what was used."""
 
@@ -46,6 +60,7 @@ class ParseCache:
         self.path = path
         self._stored = read_records(path, FORMAT) if path is not None else {}
         self._used: dict[bytes, Any] = {}
+        self._new_sizes: dict[bytes, int] = {}  # source bytes of the entries parsed this run
         self._missed = False
 
     def parse(self, raw: bytes, text: str, parse: Callable[[str], Any]) -> Any:
@@ -57,6 +72,7 @@ class ParseCache:
         else:
             value = parse(text)
             self._missed = True
+            self._new_sizes[key] = len(raw)
         self._used[key] = value
         return value
 
@@ -64,7 +80,19 @@ class ParseCache:
         """Write the entries this run used, when any was parsed anew or the stored set differs."""
         if self.path is None or not (self._missed or self._used.keys() != self._stored.keys()):
             return
-        write_records(self.path, FORMAT, self._used)
+        kept = {
+            key: value
+            for key, value in self._used.items()
+            if key not in self._new_sizes or _stores_within(value, self._new_sizes[key])
+        }
+        write_records(self.path, FORMAT, kept)
+
+
+def _stores_within(value: Any, source_bytes: int) -> bool:
+    try:
+        return len(marshal.dumps(value)) <= RECORD_FACTOR * source_bytes + ENTRY_SLACK
+    except ValueError:
+        return False
 
 
 def cache_for(source: Path) -> ParseCache:
