@@ -17,8 +17,10 @@ _INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 # What Markdown (GitHub's flavour) reads as structure inside a table cell; an underscore only at
 # a word's edge (nic_qos is never emphasis).
-_MARKDOWN_SPECIALS = re.compile(r"[\\`*\[\]<>&|~\n]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
-_MARKDOWN_ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;", "|": "\\|", "\n": " "}
+# Each is written with a backslash (CommonMark escapes any ASCII punctuation that way): `\<` opens
+# no HTML tag and `\&` no entity, and the raw text stays readable (`>=`, `<->` are common).
+_MARKDOWN_SPECIALS = re.compile(r"[\\`*\[\]<&|~\n]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_MARKDOWN_ENTITIES = {"\n": " "}
 
 
 def visible(text: str) -> str:
