@@ -84,7 +84,7 @@ def test_the_textfile_is_written_beside_the_line(node: Path, capsys) -> None:
     [
         (None, "no such file"),
         ("{not json", "not JSON"),
-        ('{"version": 1}', "missing or malformed field"),
+        ('{"version": 1}', "missing field 'hosts'"),
     ],
 )
 def test_an_unusable_expectations_file_is_a_usage_error(tmp_path: Path, content, message, capsys) -> None:
