@@ -8,8 +8,8 @@ folder or ends in an internal error."""
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
