@@ -26,6 +26,15 @@ from gpunet.validate.capture_file import (
 from gpunet.validate.manifest import Manifest, read_manifest
 from gpunet.validate.parsers import ParseError, parse
 
+__all__ = [
+    "FIRST_READ_BYTES",
+    "MAX_CAPTURE_BYTES",
+    "Artifacts",
+    "InputError",
+    "UnsafeFileError",
+    "read_bytes",
+]
+
 
 class InputError(Exception):
     """A check's input is missing or unreadable; the message says which file and why."""
@@ -73,15 +82,6 @@ def unsafe_relative_path(relative: str) -> str | None:
     return None
 
 
-__all__ = [
-    "FIRST_READ_BYTES",
-    "MAX_CAPTURE_BYTES",
-    "Artifacts",
-    "InputError",
-    "UnsafeFileError",
-    "read_bytes",
-]
-
 # What one judging process reads in all: the 4,096-host set is 922 MiB (docs/scale.md).
 MAX_RUN_BYTES = 16 * 1024 * 1024 * 1024
 # A collection-error.txt holds one line; more is not a reason but something else.
@@ -90,7 +90,11 @@ MAX_REASON_BYTES = 64 * 1024
 
 def collection_error(folder: str, device_folder: str) -> str | None:
     """The first line of `<device_folder>/collection-error.txt` (why nothing was collected from the
-    device), read as a capture is (a regular file only, capped); None when there is none."""
+    device), read as a capture is (a regular file only, capped, in a folder inside `folder`);
+    None when there is none."""
+    root = os.path.realpath(folder)
+    if not os.path.realpath(os.path.join(folder, device_folder)).startswith(root + os.sep):
+        return f"{device_folder}/ leads out of the artifacts folder: not read"
     try:
         data = read_bytes(os.path.join(folder, device_folder, "collection-error.txt"), MAX_REASON_BYTES)
     except (FileNotFoundError, NotADirectoryError):

@@ -46,6 +46,11 @@ def _symlinked_host_folder(folder: Path) -> None:
     (folder / "hosts/gpu01").symlink_to(elsewhere)
 
 
+def _symlinked_host_folder_with_reason(folder: Path) -> None:
+    _symlinked_host_folder(folder)
+    (folder.parent / "elsewhere" / "collection-error.txt").write_text(SECRET + "\n")
+
+
 def _fifo_capture(folder: Path) -> None:
     capture = folder / "hosts/gpu01/ibstat.txt"
     capture.unlink()
@@ -74,6 +79,11 @@ UNREADABLE_CAPTURES: list[tuple[str, Callable[[Path], None], str]] = [
         "host-folder-symlink-out",
         _symlinked_host_folder,
         "hosts/gpu01/ibstat.txt: hosts/gpu01/ leads out of the artifacts folder",
+    ),
+    (
+        "host-folder-out-with-reason",
+        _symlinked_host_folder_with_reason,
+        "hosts/gpu01/ leads out of the artifacts folder: not read",
     ),
     ("fifo", _fifo_capture, "hosts/gpu01/ibstat.txt: is a FIFO (only regular files are read)"),
     (
