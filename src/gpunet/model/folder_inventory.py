@@ -46,7 +46,7 @@ from gpunet.model.errors import InventoryInvalidError, Problem
 from gpunet.model.limit import hosts_matching
 from gpunet.model.loader_errors import short_path, undecodable
 from gpunet.model.parse_cache import ParseCache, cache_for
-from gpunet.model.yaml_bounds import YamlRefused, check_tree
+from gpunet.model.yaml_bounds import MAY_HOLD_ALIAS, YamlRefused, check_tree
 from gpunet.progress import progress
 
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -453,7 +453,7 @@ def _load_yaml(text: str) -> Any:
             return None
         # Aliases are measured before anything walks them (yaml_bounds); so are the files
         # SafeLoader's constructor reads, for their duplicate keys.
-        checked = "*" in text
+        checked = MAY_HOLD_ALIAS.search(text) is not None
         if checked:
             check_tree(node)
         try:
