@@ -274,3 +274,28 @@ def test_artifact_text_stays_text_in_every_format(
     code = main(["--from-artifacts", str(folder), "--format", report_format, "--no-color"])
     assert code == 3
     holds(capsys.readouterr().out)
+
+
+# (catalog text, the whole stderr line after "gpunet-validate: <catalog>")
+BROKEN_CATALOGS = [
+    (
+        "checks: [nic_qos]\nchecks: [ntp_offset]\n",
+        ":2: YAML parsing failed: Found duplicate mapping key 'checks'.",
+    ),
+    (
+        "x: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(f"x{i}: &a{i} [{', '.join([f'*a{i - 1}' if i else '*a'] * 10)}]\n" for i in range(6)),
+        ":6: YAML aliases expand to 12,345,685 nodes from 25: more than the 1,000,000 aliases may add "
+        "(an alias bomb?)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "line"), BROKEN_CATALOGS, ids=["duplicate-key", "alias-bomb"])
+def test_a_hostile_catalog_is_a_usage_error(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: str
+) -> None:
+    catalog = tmp_path / "checks.yml"
+    catalog.write_text(text)
+    assert main(["--from-artifacts", str(folder), "--checks", str(catalog)]) == 2
+    assert capsys.readouterr().err == f"gpunet-validate: {catalog}{line}\n"

@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from gpunet.model.yaml_bounds import YamlRefused, safe_load
 from gpunet.validate.checks.base import Check
 from gpunet.validate.checks.host import (
     AcsDisabled,
@@ -86,9 +87,13 @@ def _as_dict(thresholds: Thresholds) -> dict[str, Any]:
 def load_catalog(path: Path | None = None) -> Catalog:
     path = path or DEFAULT_CATALOG
     try:
-        document = yaml.safe_load(path.read_text()) or {}
+        document = safe_load(path.read_text()) or {}
     except OSError as error:
         raise CatalogError(f"{path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise CatalogError(f"{path}: not UTF-8 text") from None
+    except YamlRefused as error:  # an alias bomb or a key given twice (model/yaml_bounds.py)
+        raise CatalogError(f"{path}:{error.line}: {error}" if error.line else f"{path}: {error}") from None
     except yaml.YAMLError as error:
         raise CatalogError(f"{path}: not YAML: {str(error).splitlines()[0]}") from None
     if not isinstance(document, dict) or set(document) - {"checks", "thresholds"}:
