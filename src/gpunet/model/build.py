@@ -218,6 +218,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
                 cable_length_m=port.get("cable_length_m", default_cable),
                 mtu=port.get("mtu", settings["mtu"]),
                 lossless=port.get("lossless", peer is not None),
+                lanes=port.get("lanes"),
             )
         )
     return Switch(

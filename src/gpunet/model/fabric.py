@@ -86,6 +86,7 @@ class SwitchPort:
     cable_length_m: int  # resolved: the port's own value or the fabric default
     mtu: int  # resolved: the port's own value or the fabric MTU
     lossless: bool  # carries RoCE traffic: PFC and ECN apply
+    lanes: int | None = None  # SerDes lanes; None: the fewest the model's SerDes carries the speed on
 
 
 @dataclass(frozen=True)

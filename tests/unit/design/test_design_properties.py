@@ -17,9 +17,10 @@ from gpunet.render import render_switch
 from tests.unit.design.fabric_factory import LEAF, one_leaf_fabric
 
 PORT_NAMES = {
-    "nxos": ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3"],
+    # 400G unsplit, then 100G on 2 of 8 lanes (NX-OS 4x100G breakout: Ethernet1/<port>/<n>)
+    "nxos": ["Ethernet1/1", "Ethernet1/2/1", "Ethernet1/3/1"],
     "eos": ["Ethernet1/1", "Ethernet2/1", "Ethernet3/1"],
-    "cumulus": ["swp1", "swp2", "swp3"],
+    "cumulus": ["swp1s0", "swp2s0", "swp3s0"],  # SN5600: 2x400G, then 8x100G breakouts
     "sonic": ["Ethernet0", "Ethernet8", "Ethernet16"],
     "junos": ["et-0/0/0", "et-0/0/1", "et-0/0/2"],
 }

@@ -60,12 +60,25 @@ VENDOR_ROWS = [
 ]
 
 
+# 100G on ACS-SN5600 is the whole unsplit cage: its platform.json has no 8x100G mode.
+LANES = {("SN5600", 100): {"lanes": 8}}
+
+
 @pytest.mark.parametrize(("model", "speed", "cable", "size", "xon", "xoff", "xon_offset"), VENDOR_ROWS)
 def test_rendered_sonic_profile_is_the_vendor_row(
     model: str, speed: int, cable: int, size: int, xon: int, xoff: int, xon_offset: int | None
 ) -> None:
     fabric = one_leaf_fabric(
-        "sonic", [{"name": "Ethernet0", "speed_gbps": speed, "cable_length_m": cable}], model=model
+        "sonic",
+        [
+            {
+                "name": "Ethernet0",
+                "speed_gbps": speed,
+                "cable_length_m": cable,
+                **LANES.get((model, speed), {}),
+            }
+        ],
+        model=model,
     )
     document = json.loads(render_switch(fabric, fabric.switches[LEAF]).config)
     (profile,) = document["BUFFER_PROFILE"].values()

@@ -32,7 +32,8 @@ def test_junos_os_takes_no_interface_speed_and_gets_ingress_partitions() -> None
         "junos", [{"name": "et-0/0/0", "speed_gbps": 100, "cable_length_m": 3}], model="QFX5120-32C"
     )
     config = render_switch(fabric, fabric.switches[LEAF]).config
-    assert " speed " not in config
+    assert not re.search(r"^set interfaces \S+ speed ", config, re.MULTILINE)
+    assert "set chassis fpc 0 pic 0 port 0 speed 100g\n" in config
     partitions = re.findall(r"shared-buffer ingress buffer-partition (\S+) percent (\d+)", config)
     assert [name for name, _ in partitions] == ["lossless", "lossless-headroom", "lossy"]
     assert sum(int(percent) for _, percent in partitions) == 100

@@ -33,8 +33,14 @@ class PlatformDesign(ABC):
     sizes_headroom_itself: bool = False
 
     @abstractmethod
-    def speed(self, speed_gbps: int) -> str:
-        """Port speed as the OS's interface speed command spells it."""
+    def speed(self, speed_gbps: int, lanes: int | None) -> str:
+        """Port speed as the OS's interface speed command spells it (`lanes`: the SerDes lanes the port
+        runs on, from the hardware model's physical layer; None where the model has none)."""
+
+    def breakout_parent(self, cage: str, cage_lanes: int) -> str | None:
+        """The port the OS sets a cage's breakout mode on; None where the OS takes no breakout statement
+        (the speed of each child port says it)."""
+        return None
 
     def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
         """ECN thresholds in the unit the OS's CLI takes (bytes unless the OS says otherwise)."""

@@ -19,8 +19,12 @@ class CumulusDesign(PlatformDesign):
     limits = PlatformLimits(max_mtu=9216, watchdog_interval_ms=100)  # NVUE pfc-watchdog default 100 ms
     sizes_headroom_itself = True
 
-    def speed(self, speed_gbps: int) -> str:
+    def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return f"{speed_gbps}G"
+
+    def breakout_parent(self, cage: str, cage_lanes: int) -> str | None:
+        # NVUE sets `link breakout <N>x` on the unsplit port swp<cage>; its children are swp<cage>s<k>.
+        return f"swp{cage}"
 
     def profile_name(self, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
         return f"gpunet-pfc-{cable_m}m"  # the profile carries only the cable length

@@ -7,8 +7,9 @@ from typing import Any
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
 from gpunet.design.platforms.base import DesignContext, PlatformDesign
 
-# Port speed as `speed <rate>-<lanes>`.
-LANES = {50: "50g-2", 100: "100g-4", 200: "200g-4", 400: "400g-8", 800: "800g-8"}
+# Speeds EOS spells without a lane count (one lane each, or 40G's four 10G lanes): EOS User Manual,
+# Ethernet Ports, speed command (https://www.arista.com/en/um-eos/eos-ethernet-ports).
+SPEEDS_WITHOUT_LANES = {10, 25, 40}
 
 
 class EosDesign(PlatformDesign):
@@ -22,8 +23,14 @@ class EosDesign(PlatformDesign):
     )
     sizes_headroom_itself = True
 
-    def speed(self, speed_gbps: int) -> str:
-        return LANES.get(speed_gbps, f"{speed_gbps}g")
+    def speed(self, speed_gbps: int, lanes: int | None) -> str:
+        # `speed <rate>-<lanes>`: the lanes are the port's, from the model's SerDes (models.yml physical):
+        # 400G is 400g-4 on Tomahawk 5's 100G lanes and 400g-8 on Jericho2's 50G lanes.
+        if speed_gbps in SPEEDS_WITHOUT_LANES:
+            return f"{speed_gbps}g"
+        if lanes is None:
+            raise ValueError(f"EOS needs the lane count of a {speed_gbps}G port (models.yml physical)")
+        return f"{speed_gbps}g-{lanes}"
 
     def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
         return {"unit": "kbytes", "min": min_bytes // 1024, "max": max_bytes // 1024}

@@ -3,6 +3,7 @@ ECN fill levels from the model's documented buffer; EVO vs Junos OS differences.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
@@ -19,7 +20,7 @@ class JunosDesign(PlatformDesign):
     limits = PlatformLimits(max_mtu=9216, watchdog_interval_ms=100)  # Junos pfc-watchdog poll-interval
     sizes_headroom_itself = True
 
-    def speed(self, speed_gbps: int) -> str:
+    def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return f"{speed_gbps}g"
 
     def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
@@ -53,6 +54,9 @@ class JunosDesign(PlatformDesign):
                 [{"name": n, "percent": p} for n, p in INGRESS_PARTITIONS] if flavour == "junos-os" else []
             ),
             "mru": context.system_mtu,
+            # Junos OS QFX: `chassis fpc <fpc> pic <pic> port <port> speed <speed>` (Juniper, Configure
+            # Port Speed, port level; source in models.yml physical of the Junos OS models).
+            "chassis_ports": [] if flavour == "evo" else [_chassis_port(port) for port in context.ports],
         }
 
     def notes(self, context: DesignContext) -> list[str]:
@@ -64,6 +68,11 @@ class JunosDesign(PlatformDesign):
             f"ECN thresholds are fill levels in percent of {context.model.title}'s documented "
             f"{context.buffer.queue_buffer_bytes}-byte buffer, rounded, at least 1.",
         ]
+        if not specifics["interface_speed"]:
+            notes.append(
+                "Junos OS (not Evolved): port speed is set under `chassis fpc <n> pic <n> port <n> speed` "
+                "(Juniper, Configure Port Speed, port level), not on the interface."
+            )
         if specifics["interface_speed"]:
             notes.append(
                 "Junos OS Evolved: port speed is set on each interface. Its CoS schema (24.4R1-EVO) has no "
@@ -71,8 +80,12 @@ class JunosDesign(PlatformDesign):
             )
         else:
             notes.append(
-                "Junos OS (not Evolved): port speed belongs under `chassis fpc/pic/port`, which gpunet "
-                "does not render; ports run at their default speed. Ingress shared-buffer partitions are "
-                "Juniper's documented default (lossless 9 %, lossless-headroom 45 %, lossy 46 %)."
+                "Ingress shared-buffer partitions are Juniper's documented default (lossless 9 %, "
+                "lossless-headroom 45 %, lossy 46 %)."
             )
         return notes
+
+
+def _chassis_port(port: dict[str, Any]) -> dict[str, Any]:
+    fpc, pic, number = re.fullmatch(r"[a-z]{2}-(\d+)/(\d+)/(\d+)", port["name"]).groups()  # type: ignore[union-attr]
+    return {"name": port["name"], "fpc": fpc, "pic": pic, "port": number, "speed": port["speed"]}

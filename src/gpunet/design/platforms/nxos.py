@@ -19,7 +19,7 @@ class NxosDesign(PlatformDesign):
     name = "nxos"
     limits = PlatformLimits(max_mtu=9216, watchdog_interval_ms=100)
 
-    def speed(self, speed_gbps: int) -> str:
+    def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return str(speed_gbps * 1000)  # Mb/s
 
     def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:

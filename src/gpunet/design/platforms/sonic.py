@@ -19,8 +19,12 @@ class SonicDesign(PlatformDesign):
     name = "sonic"
     limits = PlatformLimits(max_mtu=9216, watchdog_interval_ms=200)  # SONiC PFC_WD POLL_INTERVAL default
 
-    def speed(self, speed_gbps: int) -> str:
+    def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return str(speed_gbps * 1000)  # Mb/s
+
+    def breakout_parent(self, cage: str, cage_lanes: int) -> str | None:
+        # BREAKOUT_CFG is keyed by the cage's unsplit port: Ethernet<first lane of the cage>.
+        return f"Ethernet{(int(cage) - 1) * cage_lanes}"
 
     def profile_name(self, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
         # Not pg_lossless_<speed>_<cable>_profile: buffermgrd and db_migrator treat that name as theirs.
