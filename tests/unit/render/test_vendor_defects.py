@@ -73,4 +73,4 @@ def test_sonic_lossless_priority_outside_the_stock_range_gets_its_own_key_and_a_
     assert list(document["BUFFER_PG"]) == ["Ethernet0|2"] and list(document["BUFFER_QUEUE"]) == [
         "Ethernet0|2"
     ]
-    assert "stock BUFFER_PG/BUFFER_QUEUE |3-4 entries stay" in rendered.summary
+    assert "stock BUFFER_QUEUE |3-4 entry stays" in rendered.summary

@@ -120,10 +120,15 @@ def sonic_buffer_queue_per_lossless_port(config: str, summary: str) -> list[str]
 
 
 def sonic_no_overlap_with_stock_3_4(config: str, summary: str) -> list[str]:
-    # The stock config holds BUFFER_PG|<port>|3-4: a |3 entry beside it overlaps.
+    # The stock config holds BUFFER_PG|<port>|3-4 and BUFFER_QUEUE|<port>|3-4: a |3 entry beside it
+    # overlaps. BUFFER_PG takes buffermgrd's own key (|3 for pfc_enable "3", issue 26), so there the
+    # summary must say the push removes the stock entry; BUFFER_QUEUE keeps the stock key.
     document = _sonic(config)
-    keys = list(document["BUFFER_PG"]) + list(document.get("BUFFER_QUEUE", {}))
-    return [f"{key} overlaps the stock |3-4 entry" for key in keys if key.split("|")[1] in ("3", "4")]
+    queues = list(document.get("BUFFER_QUEUE", {}))
+    problems = [f"{key} overlaps the stock |3-4 entry" for key in queues if key.split("|")[1] in ("3", "4")]
+    if "stock BUFFER_PG |3-4 entry overlaps it and must be removed by the push" not in summary:
+        problems.append("the summary does not say the stock BUFFER_PG |3-4 entry must be removed")
+    return problems
 
 
 def junos_classifiers_under_unit(config: str, summary: str) -> list[str]:
