@@ -24,9 +24,10 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
     qos = fabric.qos
     system_mtu = min(fabric.mtu, design.limits.max_mtu)
     ports = design_ports(switch, model, fabric.mtu, buffer, design)
-    ecn = design_ecn(qos.ecn, design, buffer, qos.lossless_priority)
+    ecn = design_ecn(qos.ecn, design, buffer, qos.lossless_priority, model)
     queues = design_queues(qos)
     pfc = design_pfc(qos, design.limits)
+    classification = design_classification(qos)
     context = DesignContext(
         model=model,
         qos=qos,
@@ -37,6 +38,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         queues=queues,
         pfc=pfc,
         ecn=ecn,
+        classification=classification,
     )
     return {
         "name": switch.name,
@@ -54,7 +56,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         "fabric": fabric.name,
         "system_mtu": system_mtu,
         "traffic_classes": list(range(8)),
-        "classification": design_classification(qos),
+        "classification": classification,
         "queues": queues,
         "ecn": ecn,
         "pfc": pfc,

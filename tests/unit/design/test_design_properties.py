@@ -151,14 +151,19 @@ def test_ecn_thresholds_convert_back_to_the_same_bytes(platform: str, min_kb: in
         "kbytes": lambda value: value * 1024,
         "bytes": lambda value: value,
         "percent fill level": lambda value: value * buffer_bytes / 100,
+        "percent fill level (decimal)": lambda value: float(value) * buffer_bytes / 100,
     }[device["unit"]]
-    # Fill levels are whole percent (at least 1, rising): allow that rounding, nothing more.
-    tolerance = buffer_bytes / 100 if device["unit"] == "percent fill level" else 0
+    # Whole-percent fill levels (Junos OS QFX; at least 1, rising): allow that rounding; decimal fill
+    # levels (Junos OS Evolved, six places) round by at most 0.0000005 % of the buffer.
+    tolerance = {
+        "percent fill level": buffer_bytes / 100,
+        "percent fill level (decimal)": buffer_bytes / 1e8,
+    }.get(device["unit"], 0)
     assert abs(to_bytes(device["min"]) - ecn["min_bytes"]) <= tolerance
-    assert device["min"] < device["max"]
-    if device["unit"] == "percent fill level" and ecn["max_bytes"] > buffer_bytes:
+    assert float(device["min"]) < float(device["max"])
+    if device["unit"].startswith("percent fill level") and ecn["max_bytes"] > buffer_bytes:
         # A threshold beyond the buffer cannot be a fill level: full, and the summary says so.
-        assert device["max"] == 100
+        assert float(device["max"]) == 100
         assert "exceeds queue_buffer_bytes" in device["note"]
     else:
         # The max level may also be lifted one percent above the min to keep the levels rising.

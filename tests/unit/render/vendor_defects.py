@@ -47,11 +47,24 @@ def eos_ecn_count(config: str, summary: str) -> list[str]:
 
 
 def cumulus_scheduler_all_classes(config: str, summary: str) -> list[str]:
+    # Issue 11 asked for an explicit scheduler; issue 26: only classes in use, DWRR weights 1-100 (0 is
+    # not an idle class), and every switch priority mapped to a scheduled class.
     modes = dict(re.findall(r"egress-scheduler default-global traffic-class (\d) mode (\w+)", config))
     shares = re.findall(r"egress-scheduler default-global traffic-class (\d) bw-percent (\d+)", config)
+    mapping = dict(
+        re.findall(r"egress-queue-mapping default-global switch-priority (\d) traffic-class (\d)", config)
+    )
     problems = []
-    if sorted(modes) != [str(tc) for tc in range(8)]:
-        problems.append(f"scheduler sets traffic classes {sorted(modes)}, not all eight")
+    if not modes:
+        problems.append("no egress scheduler entries")
+    if sorted(mapping) != [str(sp) for sp in range(8)]:
+        problems.append(f"switch priorities mapped: {sorted(mapping)}, not all eight")
+    unscheduled = sorted(set(mapping.values()) - set(modes))
+    if unscheduled:
+        problems.append(f"traffic classes {unscheduled} carry switch priorities but have no scheduler entry")
+    zero = [tc for tc, share in shares if int(share) == 0]
+    if zero:
+        problems.append(f"DWRR bw-percent 0 on traffic classes {zero}")
     total = sum(int(share) for _, share in shares)
     if total > 100:
         problems.append(f"DWRR shares total {total} %")
@@ -146,9 +159,10 @@ def junos_pfc_mru(config: str, summary: str) -> list[str]:
 
 def junos_fill_levels_of_the_model_buffer(config: str, summary: str) -> list[str]:
     # QFX5240: 165 MB (Juniper, Understanding CoS Buffer Configuration, Table 1). 150 KB and 1500 KB
-    # are 0.09 % and 0.93 %: fill levels 1 and 2 (rising), not 1 and 9 of an invented 16 MiB.
-    levels = re.findall(r"interpolate fill-level \[ (\d+) (\d+) \]", config)
-    return [] if levels == [("1", "2")] else [f"fill levels {levels}"]
+    # are 0.09 % and 0.93 %, not 1 and 9 of an invented 16 MiB; issue 26: Junos OS Evolved takes the
+    # decimal (decimal64, 9 digits), so not the whole-percent 1 and 2 either (1.65 MB / 3.3 MB).
+    levels = re.findall(r"interpolate fill-level \[ (\S+) (\S+) \]", config)
+    return [] if levels == [("0.093091", "0.930909")] else [f"fill levels {levels}"]
 
 
 def junos_evo_speed_on_interface(config: str, summary: str) -> list[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
@@ -24,6 +24,7 @@ class DesignContext:
     queues: list[dict[str, Any]]
     pfc: dict[str, Any]
     ecn: dict[str, Any]
+    classification: dict[str, Any] = field(default_factory=dict)
 
 
 class PlatformDesign(ABC):
@@ -42,7 +43,9 @@ class PlatformDesign(ABC):
         (the speed of each child port says it)."""
         return None
 
-    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
+    def ecn_device(
+        self, min_bytes: int, max_bytes: int, buffer: BufferParameters, model: SwitchModel
+    ) -> dict[str, Any]:
         """ECN thresholds in the unit the OS's CLI takes (bytes unless the OS says otherwise)."""
         return {"unit": "bytes", "min": min_bytes, "max": max_bytes}
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
 from gpunet.design.platforms.base import DesignContext, PlatformDesign
+from gpunet.hardware import SwitchModel
 
 # Speeds EOS spells without a lane count (one lane each, or 40G's four 10G lanes): EOS User Manual,
 # Ethernet Ports, speed command (https://www.arista.com/en/um-eos/eos-ethernet-ports).
@@ -32,7 +33,9 @@ class EosDesign(PlatformDesign):
             raise ValueError(f"EOS needs the lane count of a {speed_gbps}G port (models.yml physical)")
         return f"{speed_gbps}g-{lanes}"
 
-    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
+    def ecn_device(
+        self, min_bytes: int, max_bytes: int, buffer: BufferParameters, model: SwitchModel
+    ) -> dict[str, Any]:
         return {"unit": "kbytes", "min": min_bytes // 1024, "max": max_bytes // 1024}
 
     def headroom_rendered_as(self, port: dict[str, Any]) -> str:

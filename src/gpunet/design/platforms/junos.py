@@ -8,7 +8,8 @@ from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
 from gpunet.design.platforms.base import DesignContext, PlatformDesign
-from gpunet.design.units import bytes_to_fill_percent
+from gpunet.design.units import bytes_to_fill_decimal, bytes_to_fill_percent
+from gpunet.hardware import SwitchModel
 
 # Juniper's documented default ingress shared-buffer partitions (buffer-partition (Ingress), Table 1:
 # lossless 9 %, lossless-headroom 45 %, lossy 46 %), the recommended split for two lossless classes.
@@ -23,11 +24,23 @@ class JunosDesign(PlatformDesign):
     def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return f"{speed_gbps}g"
 
-    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
-        low = bytes_to_fill_percent(min_bytes, buffer.queue_buffer_bytes)
-        # Junos needs rising fill levels; rounding may make both equal on a large buffer.
-        high = max(low + 1, bytes_to_fill_percent(max_bytes, buffer.queue_buffer_bytes))
-        device: dict[str, Any] = {"unit": "percent fill level", "min": low, "max": min(high, 100)}
+    def ecn_device(
+        self, min_bytes: int, max_bytes: int, buffer: BufferParameters, model: SwitchModel
+    ) -> dict[str, Any]:
+        # The fill level is the percentage the queue is full (Juniper/yang 24.4R1 class-of-service
+        # drop-profiles interpolate fill-level: "Data points for queue full percentage"). Junos OS
+        # Evolved takes decimal64 with 9 fraction digits, Junos OS QFX whole percents (uint32).
+        if model.junos_flavour == "evo":
+            low = bytes_to_fill_decimal(min_bytes, buffer.queue_buffer_bytes)
+            high = bytes_to_fill_decimal(max_bytes, buffer.queue_buffer_bytes)
+            device: dict[str, Any] = {"unit": "percent fill level (decimal)", "min": low, "max": high}
+        else:
+            low_int = bytes_to_fill_percent(min_bytes, buffer.queue_buffer_bytes)
+            # Junos needs rising fill levels; rounding may make both equal on a large buffer.
+            high_int = max(low_int + 1, bytes_to_fill_percent(max_bytes, buffer.queue_buffer_bytes))
+            device = {"unit": "percent fill level", "min": low_int, "max": min(high_int, 100)}
+        device["min_bytes_meant"] = _fill_to_bytes(device["min"], buffer.queue_buffer_bytes)
+        device["max_bytes_meant"] = _fill_to_bytes(device["max"], buffer.queue_buffer_bytes)
         if max_bytes > buffer.queue_buffer_bytes:
             device["note"] = (
                 f"ECN max threshold {max_bytes} bytes exceeds queue_buffer_bytes "
@@ -65,8 +78,7 @@ class JunosDesign(PlatformDesign):
             "Junos derives PFC headroom from the congestion-notification profile's cable length and the "
             f"lossless code point's pfc mru ({specifics['mru']}); the computed values below show what to "
             "expect.",
-            f"ECN thresholds are fill levels in percent of {context.model.title}'s documented "
-            f"{context.buffer.queue_buffer_bytes}-byte buffer, rounded, at least 1.",
+            _fill_note(context),
         ]
         if not specifics["interface_speed"]:
             notes.append(
@@ -89,3 +101,26 @@ class JunosDesign(PlatformDesign):
 def _chassis_port(port: dict[str, Any]) -> dict[str, Any]:
     fpc, pic, number = re.fullmatch(r"[a-z]{2}-(\d+)/(\d+)/(\d+)", port["name"]).groups()  # type: ignore[union-attr]
     return {"name": port["name"], "fpc": fpc, "pic": pic, "port": number, "speed": port["speed"]}
+
+
+def _fill_to_bytes(level: str | int, basis: int) -> int:
+    return round(float(level) * basis / 100)
+
+
+def _fill_note(context: DesignContext) -> str:
+    device = context.ecn["device"]
+    form = (
+        "decimal fill levels (Junos OS Evolved: decimal64, 9 digits)"
+        if context.model.junos_flavour == "evo"
+        else "whole-percent fill levels (Junos OS QFX: uint32), rounded, at least 1"
+    )
+    meant = f"{device['min_bytes_meant']} / {device['max_bytes_meant']}"
+    policy = f"{context.ecn['min_bytes']} / {context.ecn['max_bytes']}"
+    return (
+        f"ECN thresholds are {form} of {context.buffer.queue_buffer_bytes} bytes: fill level "
+        f"{device['min']} % / {device['max']} % is {meant} bytes against the policy's {policy}. Juniper's "
+        "YANG defines the fill level as the percentage the queue is full; no source in hand gives how much "
+        "memory a QFX queue may fill, so the basis is the model's documented buffer (Juniper buffer "
+        "table), an assumption: where the queue's share is smaller, the device marks earlier than these "
+        "bytes (set gpunet_switch_buffer.queue_buffer_bytes to the queue's share)."
+    )

@@ -6,6 +6,7 @@ from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
 from gpunet.design.platforms.base import DesignContext, PlatformDesign
+from gpunet.hardware import SwitchModel
 
 TRAFFIC_CLASSES = range(8)
 
@@ -22,7 +23,9 @@ class NxosDesign(PlatformDesign):
     def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return str(speed_gbps * 1000)  # Mb/s
 
-    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
+    def ecn_device(
+        self, min_bytes: int, max_bytes: int, buffer: BufferParameters, model: SwitchModel
+    ) -> dict[str, Any]:
         return {"unit": "kbytes", "min": min_bytes // 1024, "max": max_bytes // 1024}
 
     def headroom_rendered_as(self, port: dict[str, Any]) -> str:
