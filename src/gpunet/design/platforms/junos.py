@@ -8,12 +8,20 @@ from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
 from gpunet.design.platforms.base import DesignContext, PlatformDesign
-from gpunet.design.units import bytes_to_fill_decimal, bytes_to_fill_percent
+from gpunet.design.units import bytes_to_fill_decimal, bytes_to_fill_percent, dscp_bits
 from gpunet.hardware import SwitchModel
 
 # Juniper's documented default ingress shared-buffer partitions (buffer-partition (Ingress), Table 1:
 # lossless 9 %, lossless-headroom 45 %, lossy 46 %), the recommended split for two lossless classes.
 INGRESS_PARTITIONS = (("lossless", 9), ("lossless-headroom", 45), ("lossy", 46))
+# The switch's own control traffic goes to the default forwarding class network-control (queue 7 on
+# EX/QFX), which Juniper's default scheduler gives 5 % (Junos CoS, Default Schedulers Overview:
+# https://www.juniper.net/documentation/us/en/software/junos/cos/topics/concept/schedulers-default-cos-config-guide.html;
+# queue 7 on switches: .../cos-security-devices/topics/concept/cos-scheduler-default-security-setting.html).
+# A scheduler map that leaves it out leaves that traffic without a scheduler.
+NETWORK_CONTROL = "network-control"
+NETWORK_CONTROL_QUEUE = 7
+NETWORK_CONTROL_PERCENT = 5
 
 
 class JunosDesign(PlatformDesign):
@@ -67,6 +75,8 @@ class JunosDesign(PlatformDesign):
                 [{"name": n, "percent": p} for n, p in INGRESS_PARTITIONS] if flavour == "junos-os" else []
             ),
             "mru": context.system_mtu,
+            "classifier": _classifier(context),
+            **_schedules(context),
             # Junos OS QFX: `chassis fpc <fpc> pic <pic> port <port> speed <speed>` (Juniper, Configure
             # Port Speed, port level; source in models.yml physical of the Junos OS models).
             "chassis_ports": [] if flavour == "evo" else [_chassis_port(port) for port in context.ports],
@@ -80,6 +90,18 @@ class JunosDesign(PlatformDesign):
             "expect.",
             _fill_note(context),
         ]
+        control = specifics["network_control"]
+        notes.append(
+            "The classifier maps all 64 DSCP code points to the policy's forwarding classes, so no traffic "
+            "falls into best-effort without a scheduler."
+        )
+        if control:
+            donor = control["taken_from"]
+            notes.append(
+                f"The switch's own control traffic is in forwarding class {control['name']} (queue "
+                f"{control['queue']}): it gets a scheduler with Juniper's default {control['percent']} %, "
+                f"taken from {donor} ({specifics['transmit_percent'][donor]} % rendered)."
+            )
         if not specifics["interface_speed"]:
             notes.append(
                 "Junos OS (not Evolved): port speed is set under `chassis fpc <n> pic <n> port <n> speed` "
@@ -124,3 +146,41 @@ def _fill_note(context: DesignContext) -> str:
         "table), an assumption: where the queue's share is smaller, the device marks earlier than these "
         "bytes (set gpunet_switch_buffer.queue_buffer_bytes to the queue's share)."
     )
+
+
+def _classifier(context: DesignContext) -> list[dict[str, Any]]:
+    """Every DSCP code point to its queue's forwarding class, so none falls through to best-effort."""
+    by_class = {queue["traffic_class"]: queue["name"] for queue in context.queues}
+    points: dict[str, list[str]] = {queue["name"]: [] for queue in context.queues}
+    for entry in context.classification["dscp_to_tc"]:
+        name = by_class.get(entry["traffic_class"])
+        if name is not None:
+            points[name].append(dscp_bits(entry["dscp"]))
+    return [{"forwarding_class": name, "code_points": bits} for name, bits in points.items() if bits]
+
+
+def _schedules(context: DesignContext) -> dict[str, Any]:
+    """Transmit rates per queue, with network-control's 5 % taken from the largest lossy DWRR share (the
+    policy's queues alone total up to 100 %). No network-control scheduler where the policy itself has a
+    queue on queue 7."""
+    rates = {q["name"]: q["bandwidth_percent"] for q in context.queues if not q["strict"]}
+    if any(q["traffic_class"] == NETWORK_CONTROL_QUEUE for q in context.queues) or not rates:
+        return {"transmit_percent": rates, "network_control": None}
+    lossless = {q["name"] for q in context.queues if q["lossless"]}
+    # From a lossy queue where one has room (the RoCE class keeps its share), else the largest.
+    donor = max(
+        rates,
+        key=lambda name: (name not in lossless and rates[name] > NETWORK_CONTROL_PERCENT, rates[name], name),
+    )
+    if rates[donor] <= NETWORK_CONTROL_PERCENT:
+        raise ValueError(f"no DWRR queue above {NETWORK_CONTROL_PERCENT} % to give network-control its share")
+    rates[donor] -= NETWORK_CONTROL_PERCENT
+    return {
+        "transmit_percent": rates,
+        "network_control": {
+            "name": NETWORK_CONTROL,
+            "queue": NETWORK_CONTROL_QUEUE,
+            "percent": NETWORK_CONTROL_PERCENT,
+            "taken_from": donor,
+        },
+    }
