@@ -209,9 +209,11 @@ def test_eos_mtu_is_clamped_to_its_maximum_and_the_summary_says_so() -> None:
 
 
 def test_buffer_override_changes_the_headroom_rendered() -> None:
-    # NX-OS is the OS that takes gpunet's computed headroom (its system no-drop buffer).
-    default = mixed_fabric("nxos")
-    small_cells = mixed_fabric("nxos", buffer={"cell_bytes": 64})
+    # NX-OS is the OS that takes gpunet's computed headroom (its system no-drop buffer), where a cable
+    # is longer than Cisco's 100 m.
+    ports = [{"name": "Ethernet1/1", "speed_gbps": 400, "cable_length_m": 300}]
+    default = one_leaf_fabric("nxos", ports)
+    small_cells = one_leaf_fabric("nxos", ports, buffer={"cell_bytes": 64})
     buffers = [design_switch(f, f.switches[LEAF])["nxos"]["system_headroom"] for f in (default, small_cells)]
     assert buffers[1]["buffer_size"] < buffers[0]["buffer_size"]
     config = render_switch(small_cells, small_cells.switches[LEAF]).config

@@ -69,3 +69,25 @@ def test_a_policy_queue_on_queue_7_needs_no_extra_network_control_scheduler() ->
     config = render_switch(fabric, fabric.switches[LEAF]).config
     assert "network-control" not in config
     assert "sch-default transmit-rate percent 40\n" in config
+
+
+def test_nxos_prod_keeps_the_switch_no_drop_thresholds_below_100_m() -> None:
+    # Cisco's PFC guidelines: the static pause buffer is optional below 100 m (prod cables: 3 m, 30 m).
+    for switch in ("leaf01", "leaf02", "spine02"):
+        config = _prod()[switch].config
+        assert "pause buffer-size" not in config and "GPUNET-QUEUING-IN" not in config
+        assert "    pause pfc-cos 3\n" in config
+
+
+def test_nxos_static_pause_threshold_above_100_m_does_not_pre_empt_ecn() -> None:
+    ports = [
+        {"name": "Ethernet1/1", "speed_gbps": 400, "cable_length_m": 3},
+        {"name": "Ethernet1/2", "speed_gbps": 400, "cable_length_m": 300},
+    ]
+    fabric = one_leaf_fabric("nxos", ports)
+    config = render_switch(fabric, fabric.switches[LEAF]).config
+    ((size, pause, resume),) = re.findall(
+        r"pause buffer-size (\d+) pause-threshold (\d+) resume-threshold (\d+)", config
+    )
+    ecn_max_bytes = 1500 * 1024  # the fabric's default ECN maximum
+    assert int(pause) >= ecn_max_bytes and int(resume) < int(pause) < int(size)
