@@ -91,3 +91,9 @@ def test_nxos_static_pause_threshold_above_100_m_does_not_pre_empt_ecn() -> None
     )
     ecn_max_bytes = 1500 * 1024  # the fabric's default ECN maximum
     assert int(pause) >= ecn_max_bytes and int(resume) < int(pause) < int(size)
+
+
+def test_eos_strata_states_the_mmu_headroom_assumption_and_sand_does_not() -> None:
+    assert "MMU queue profile" in _prod()["leaf03"].summary  # 7060X6-64PE, Tomahawk 5
+    assert "30 m on Ethernet9/1" in _prod()["leaf03"].summary
+    assert "MMU queue profile" not in _prod()["spine01"].summary  # 7800R3, Jericho2

@@ -49,8 +49,20 @@ class EosDesign(PlatformDesign):
 
     def notes(self, context: DesignContext) -> list[str]:
         keyword = context.model.eos_queue_keyword
-        return [
+        notes = [
             "EOS sizes PFC headroom itself; the computed values below are for review and are not rendered.",
             f"{context.model.title} is a {context.model.asic_family} platform: egress queues are "
             f"`{keyword}`; the lossless queue counts ECN marks (`random-detect ecn count`).",
         ]
+        lossless = [port for port in context.ports if port["lossless"]]
+        if context.model.asic_family == "strata" and lossless:
+            longest = max(lossless, key=lambda port: port["headroom"]["size_bytes"])
+            notes.append(
+                "Assumed, not rendered: on Strata (Tomahawk/Trident) published lossless configs also set "
+                "an MMU queue profile (ingress headroom, ingress threshold); no Arista source in hand gives "
+                "its syntax or EOS's default headroom, so the switch's default is assumed to cover the "
+                f"longest lossless cable ({longest['cable_length_m']} m on {longest['name']}, "
+                f"{longest['headroom']['size_bytes']} bytes computed). Check it before relying on "
+                "lossless behaviour at that length."
+            )
+        return notes
