@@ -53,6 +53,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
             "sources": list(model.sources),
         },
         "role": switch.role,
+        "os_version": switch.os_version,
         "fabric": fabric.name,
         "system_mtu": system_mtu,
         "traffic_classes": list(range(8)),

@@ -231,6 +231,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
         mgmt_user=str(own.get("ansible_user", "")),
         model=own["gpunet_switch_model"],
         buffer=SwitchBuffer(**own.get("gpunet_switch_buffer", {})),
+        os_version=str(own.get("gpunet_os_version", "")),
     )
 
 

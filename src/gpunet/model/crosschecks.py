@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from ipaddress import ip_address, ip_network
 
+from gpunet.grammar.versions import FORMS, VersionError, parse_version
 from gpunet.hardware import get_model, known_models
 from gpunet.hardware.catalog import HOW_TO_ADD
 from gpunet.hardware.physical import PortRequest, place_ports
@@ -630,6 +631,26 @@ def _on_panel(platform: Platform, panel_ports: int, name: str) -> bool:
     return panel is None or platform.first_panel_port <= int(panel) < platform.first_panel_port + panel_ports
 
 
+def switch_os_versions(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """gpunet_os_version in the platform's release form, so statement floors can be compared."""
+    problems = []
+    for switch in fabric.switches.values():
+        if not switch.os_version or switch.platform not in PLATFORMS:
+            continue
+        try:
+            parse_version(switch.platform, switch.os_version)
+        except VersionError as error:
+            problems.append(
+                Problem(
+                    f"{switch.name}.gpunet_os_version",
+                    str(error),
+                    switch.os_version,
+                    FORMS[switch.platform].example,
+                )
+            )
+    return problems
+
+
 def nccl_bootstrap_reachable(fabric: Fabric, broken: set[str]) -> list[Problem]:
     """NCCL bootstraps over TCP on NCCL_SOCKET_IFNAME, by default the interface holding ansible_host.
 
@@ -697,6 +718,7 @@ RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     switch_port_names,
     switch_port_capacity,
     switch_port_lanes,
+    switch_os_versions,
     nccl_bootstrap_reachable,
 )
 
