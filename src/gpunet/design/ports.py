@@ -21,7 +21,9 @@ def design_ports(
     placements = _placements(switch, model)
     ports = [_port(platform, port, placements[port.name], fabric_mtu, buffer) for port in switch.ports]
     for port in ports:
-        port["headroom_rendered_as"] = platform.headroom_rendered_as(port) if port["lossless"] else None
+        port["headroom_rendered_as"] = (
+            platform.headroom_rendered_as(port, model) if port["lossless"] else None
+        )
     return ports
 
 

@@ -63,7 +63,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         "pfc": pfc,
         "buffer": asdict(buffer),
         "buffer_overridden": sorted(k for k, v in switch.buffer.__dict__.items() if v is not None),
-        "headroom_sized_by_os": design.sizes_headroom_itself,
+        "headroom_sized_by_os": design.sizes_headroom(model),
         "ports": ports,
         "breakouts": breakouts(ports, design, model),
         "lossless_ports": [port for port in ports if port["lossless"]],

@@ -42,6 +42,7 @@ class SwitchModel:
     assumed: tuple[str, ...] = ()
     eos_queue_keyword: str | None = None
     sonic_buffer_semantics: str | None = None
+    sonic_buffer_model: str | None = None
     sonic_pg_lookup: tuple[PgLookupRow, ...] = ()
     sonic_pg_lookup_source: str | None = None
     junos_flavour: str | None = None

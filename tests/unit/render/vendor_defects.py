@@ -116,6 +116,18 @@ def sonic_broadcom_reserved_size_and_xon_offset(config: str, summary: str) -> li
     ]
 
 
+def sonic_dynamic_lossless_pgs_on_null(config: str, summary: str) -> list[str]:
+    # Issue 26: the SN5600's SONiC image runs the dynamic buffer model (sonic-buildimage
+    # platform/mellanox/rules.mk SONIC_BUFFER_MODEL=dynamic): lossless PGs on profile NULL, no static
+    # headroom profiles, and the real cable length (buffermgrd computes headroom from it).
+    document = _sonic(config)
+    problems = [f"static BUFFER_PROFILE {name}" for name in document.get("BUFFER_PROFILE", {})]
+    problems += [
+        f"{key}: {fields}" for key, fields in document["BUFFER_PG"].items() if fields != {"profile": "NULL"}
+    ]
+    return problems
+
+
 def sonic_profile_names_not_buffermgrd(config: str, summary: str) -> list[str]:
     names = [name for name in _sonic(config)["BUFFER_PROFILE"] if name.startswith("pg_lossless_")]
     return [f"buffermgrd's profile name {name}" for name in names]
@@ -186,10 +198,9 @@ PROD_CHECKS: list[tuple[str, Check]] = [
     ("leaf05", cumulus_no_hand_set_headroom),
     ("leaf05", cumulus_watchdog_timers),
     ("leaf05", cumulus_summary_says_tc0_ecn),
-    ("leaf06", sonic_mellanox_size_is_xon_plus_xoff),
+    ("leaf06", sonic_dynamic_lossless_pgs_on_null),
     ("leaf07", sonic_broadcom_reserved_size_and_xon_offset),
     ("leaf07", sonic_profile_names_not_buffermgrd),
-    ("leaf06", sonic_profile_names_not_buffermgrd),
     ("leaf07", sonic_buffer_queue_per_lossless_port),
     ("leaf07", sonic_no_overlap_with_stock_3_4),
     ("leaf08", junos_classifiers_under_unit),

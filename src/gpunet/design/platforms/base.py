@@ -53,8 +53,12 @@ class PlatformDesign(ABC):
         """Name of the headroom profile a lossless port is bound to; None where the OS has none."""
         return None
 
+    def sizes_headroom(self, model: SwitchModel) -> bool:
+        """Whether the OS derives PFC headroom itself on this model (computed values are for review)."""
+        return self.sizes_headroom_itself
+
     @abstractmethod
-    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+    def headroom_rendered_as(self, port: dict[str, Any], model: SwitchModel) -> str:
         """How a lossless port's headroom reaches the device, for the summary."""
 
     def specifics(self, context: DesignContext) -> dict[str, Any]:

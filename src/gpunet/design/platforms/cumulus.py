@@ -7,6 +7,7 @@ from typing import Any
 
 from gpunet.design.platform_defaults import PlatformLimits
 from gpunet.design.platforms.base import DesignContext, PlatformDesign
+from gpunet.hardware import SwitchModel
 
 TRAFFIC_CLASSES = range(8)
 # Share of the buffer for the lossless traffic pool; the rest stays in the default lossy pool.
@@ -29,7 +30,7 @@ class CumulusDesign(PlatformDesign):
     def profile_name(self, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
         return f"gpunet-pfc-{cable_m}m"  # the profile carries only the cable length
 
-    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+    def headroom_rendered_as(self, port: dict[str, Any], model: SwitchModel) -> str:
         return f"sized by the switch from cable-length in {port['pfc_profile']}"
 
     def specifics(self, context: DesignContext) -> dict[str, Any]:

@@ -38,7 +38,7 @@ class EosDesign(PlatformDesign):
     ) -> dict[str, Any]:
         return {"unit": "kbytes", "min": min_bytes // 1024, "max": max_bytes // 1024}
 
-    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+    def headroom_rendered_as(self, port: dict[str, Any], model: SwitchModel) -> str:
         return "derived by EOS"
 
     def specifics(self, context: DesignContext) -> dict[str, Any]:

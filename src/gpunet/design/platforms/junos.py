@@ -59,7 +59,7 @@ class JunosDesign(PlatformDesign):
     def profile_name(self, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
         return f"cnp-{cable_m}m"  # Junos derives headroom from cable length and MRU itself
 
-    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+    def headroom_rendered_as(self, port: dict[str, Any], model: SwitchModel) -> str:
         return f"cable length and pfc mru in {port['pfc_profile']}"
 
     def specifics(self, context: DesignContext) -> dict[str, Any]:

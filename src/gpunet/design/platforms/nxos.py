@@ -37,7 +37,7 @@ class NxosDesign(PlatformDesign):
     ) -> dict[str, Any]:
         return {"unit": "kbytes", "min": min_bytes // 1024, "max": max_bytes // 1024}
 
-    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+    def headroom_rendered_as(self, port: dict[str, Any], model: SwitchModel) -> str:
         return "system no-drop buffer"
 
     def specifics(self, context: DesignContext) -> dict[str, Any]:
