@@ -74,3 +74,21 @@ def test_junos_os_sets_port_speed_under_chassis() -> None:
         ("4", "100g"),
     ]
     assert not re.search(r"^set interfaces \S+ speed", config, re.MULTILINE)
+
+
+def test_nxos_split_ports_get_their_breakout_map() -> None:
+    fabric = one_leaf_fabric(
+        "nxos",
+        [
+            {"name": "Ethernet1/1", "speed_gbps": 400},
+            {"name": "Ethernet1/2/1", "speed_gbps": 100},
+            {"name": "Ethernet1/2/4", "speed_gbps": 100},
+            {"name": "Ethernet1/3/2", "speed_gbps": 200},
+        ],
+    )
+    rendered = render_switch(fabric, fabric.switches[LEAF])
+    maps = re.findall(
+        r"^interface breakout module (\d+) port (\d+) map (\S+)$", rendered.config, re.MULTILINE
+    )
+    assert maps == [("1", "2", "100g-4x"), ("1", "3", "200g-2x")]
+    assert "maintenance window" in rendered.summary

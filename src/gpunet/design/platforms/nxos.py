@@ -37,6 +37,10 @@ class NxosDesign(PlatformDesign):
     ) -> dict[str, Any]:
         return {"unit": "kbytes", "min": min_bytes // 1024, "max": max_bytes // 1024}
 
+    def breakout_parent(self, cage: str, cage_lanes: int) -> str | None:
+        # `interface breakout module <slot> port <port> map <speed>-<N>x`: the cage is <slot>/<port>.
+        return cage
+
     def headroom_rendered_as(self, port: dict[str, Any], model: SwitchModel) -> str:
         return "system no-drop buffer"
 
@@ -45,17 +49,33 @@ class NxosDesign(PlatformDesign):
         # Cisco's RoCE reference lists every egress queuing class; classes the policy does not use
         # get 0 % of the remaining bandwidth instead of the switch's default share.
         egress = [{**by_class.get(tc, _unused(tc)), "nxos_class": egress_class(tc)} for tc in TRAFFIC_CLASSES]
-        return {"egress_classes": egress, "system_headroom": _system_headroom(context.ports, context.ecn)}
+        return {
+            "egress_classes": egress,
+            "system_headroom": _system_headroom(context.ports, context.ecn),
+            "breakouts": _breakouts(context.ports),
+        }
 
     def notes(self, context: DesignContext) -> list[str]:
-        return [
-            _pause_note(self.specifics(context)["system_headroom"]),
-            "PFC watchdog: polling interval and shutdown multiplier are rendered (detect time in whole "
-            "intervals, rounded up). The restore is left to the switch's default: Cisco documents an "
-            "auto-restore/fixed-restore multiplier (NX-API fixedRestoreMultiplier) but no source in hand "
-            "settles its CLI form, so the policy's restore time is not applied.",
-            "Every egress queuing class is listed; classes the policy does not use get 0 % bandwidth.",
-        ]
+        return (
+            [
+                _pause_note(self.specifics(context)["system_headroom"]),
+                "PFC watchdog: polling interval and shutdown multiplier are rendered (detect time in whole "
+                "intervals, rounded up). The restore is left to the switch's default: Cisco documents an "
+                "auto-restore/fixed-restore multiplier (NX-API fixedRestoreMultiplier) but no source in hand "
+                "settles its CLI form, so the policy's restore time is not applied.",
+                "Every egress queuing class is listed; classes the policy does not use get 0 % bandwidth.",
+            ]
+            + (
+                [
+                    "Breakout (`interface breakout module ... map`): Cisco says the module is reloaded and "
+                    "the interface's configuration removed when it runs (NX-API reference, Configuring "
+                    "Breakout on High-Bandwidth Interfaces); push it in a maintenance window."
+                ]
+                if self.specifics(context)["breakouts"]
+                else []
+            )
+            + []
+        )
 
 
 def _unused(traffic_class: int) -> dict[str, Any]:
@@ -105,3 +125,15 @@ def _pause_note(headroom: dict[str, Any] | None) -> str:
         "is sized for the most demanding long-cable port and reserved on every port; the pause threshold "
         "sits at the ECN maximum so ECN marks before PFC pauses."
     )
+
+
+def _breakouts(ports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One `interface breakout module <m> port <p> map <speed>g-<N>x` per split cage (child speed of the
+    cage's mode: all children of a mode run its first speed)."""
+    maps: dict[str, dict[str, Any]] = {}
+    for port in ports:
+        if port["children"] and port["children"] > 1 and port["cage"] not in maps:
+            module, number = port["cage"].split("/")
+            speed = int(port["breakout_mode"].split("x")[1].split("G")[0])
+            maps[port["cage"]] = {"module": module, "port": number, "map": f"{speed}g-{port['children']}x"}
+    return list(maps.values())
