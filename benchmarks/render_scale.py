@@ -30,7 +30,9 @@ from gpunet.platforms import get_platform
 from gpunet.render import render_switch, write_intended
 
 RAILS = 8
-LEAF_PLATFORMS = ("nxos", "eos", "cumulus", "sonic", "junos")
+# No NX-OS model in the table holds 128 x 400G (N9K-C9364D-GX2A: 64 x 400G QSFP-DD on 50G SerDes, so
+# no 2 x 400G breakout): the inventory check refuses such a leaf, so the leaves run the other four OSes.
+LEAF_PLATFORMS = ("eos", "cumulus", "sonic", "junos")
 # Spines terminate one link per leaf (1,024 at the default size): only a modular chassis has that
 # many interfaces, so every spine is an Arista 7800R3 (576 ports, 4-way breakout).
 SPINE_PLATFORMS = ("eos",)
@@ -44,7 +46,6 @@ def port_name(platform: str, index: int) -> str:
     breakout), as each OS spells it, so a 128-interface leaf fits its 64-port hardware model."""
     panel, lane = divmod(index, 2)
     return {
-        "nxos": f"Ethernet1/{panel + 1}/{lane + 1}",
         "eos": f"Ethernet{panel + 1}/{lane * 4 + 1}",
         "cumulus": f"swp{panel + 1}s{lane}",
         "sonic": f"Ethernet{index * 4}",

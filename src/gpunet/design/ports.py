@@ -10,15 +10,20 @@ from typing import Any
 from gpunet.design.headroom import compute_headroom
 from gpunet.design.platform_defaults import BufferParameters
 from gpunet.design.platforms import PlatformDesign
+from gpunet.hardware import SwitchModel
+from gpunet.hardware.physical import Placement, PortRequest, place_ports
 from gpunet.model.fabric import Switch, SwitchPort
 
 
 def design_ports(
-    switch: Switch, fabric_mtu: int, buffer: BufferParameters, platform: PlatformDesign
+    switch: Switch, model: SwitchModel, fabric_mtu: int, buffer: BufferParameters, platform: PlatformDesign
 ) -> list[dict[str, Any]]:
-    ports = [_port(platform, port, fabric_mtu, buffer) for port in switch.ports]
+    placements = _placements(switch, model)
+    ports = [_port(platform, port, placements[port.name], fabric_mtu, buffer) for port in switch.ports]
     for port in ports:
-        port["headroom_rendered_as"] = platform.headroom_rendered_as(port) if port["lossless"] else None
+        port["headroom_rendered_as"] = (
+            platform.headroom_rendered_as(port, model) if port["lossless"] else None
+        )
     return ports
 
 
@@ -41,15 +46,56 @@ def headroom_profiles(ports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [profiles[name] for name in sorted(profiles)]
 
 
+def breakouts(
+    ports: list[dict[str, Any]], platform: PlatformDesign, model: SwitchModel
+) -> list[dict[str, Any]]:
+    """One entry per cage gpunet uses: the parent port the OS sets the breakout mode on, and the mode."""
+    cages: dict[str, dict[str, Any]] = {}
+    lanes = model.physical.cage_lanes if model.physical else 0
+    for port in ports:
+        cage = port["cage"]
+        if cage is None or cage in cages:
+            continue
+        parent = platform.breakout_parent(cage, lanes)
+        if parent is not None:
+            cages[cage] = {
+                "cage": cage,
+                "parent": parent,
+                "mode": port["breakout_mode"],
+                "children": port["children"],
+            }
+    return list(cages.values())
+
+
+def _placements(switch: Switch, model: SwitchModel) -> dict[str, Placement | None]:
+    if model.physical is None:
+        return dict.fromkeys((port.name for port in switch.ports), None)
+    requests = [PortRequest(i, port.name, port.speed_gbps, port.lanes) for i, port in enumerate(switch.ports)]
+    placements, problems = place_ports(model.physical, switch.platform, requests)
+    if problems:  # the inventory check refuses these; reaching here is a bug of ours
+        raise ValueError(f"{switch.name}: ports that cannot be built on {model.name}: {problems}")
+    return dict(placements)
+
+
 def _port(
-    platform: PlatformDesign, port: SwitchPort, fabric_mtu: int, buffer: BufferParameters
+    platform: PlatformDesign,
+    port: SwitchPort,
+    placement: Placement | None,
+    fabric_mtu: int,
+    buffer: BufferParameters,
 ) -> dict[str, Any]:
     mtu = min(port.mtu, platform.limits.max_mtu)
     headroom = _headroom_dict(port.speed_gbps, mtu, port.cable_length_m, buffer) if port.lossless else None
+    lanes = placement.lanes if placement else None
     return {
         "name": port.name,
         "speed_gbps": port.speed_gbps,
-        "speed": platform.speed(port.speed_gbps),
+        "lanes": lanes,
+        "cage": placement.cage if placement else None,
+        "child": placement.child if placement else None,
+        "children": placement.mode.children if placement else None,
+        "breakout_mode": placement.mode.name if placement else None,
+        "speed": platform.speed(port.speed_gbps, lanes),
         "mtu": mtu,
         "requested_mtu": port.mtu,
         "mtu_clamped": mtu != port.mtu,

@@ -7,6 +7,7 @@ from typing import Any
 from gpunet.design.platform_defaults import BufferParameters
 from gpunet.design.platforms import PlatformDesign
 from gpunet.design.units import kb_to_bytes
+from gpunet.hardware import SwitchModel
 from gpunet.model.fabric import Ecn, Qos
 
 
@@ -27,7 +28,7 @@ def design_queues(qos: Qos) -> list[dict[str, Any]]:
 
 
 def design_ecn(
-    ecn: Ecn, platform: PlatformDesign, buffer: BufferParameters, traffic_class: int
+    ecn: Ecn, platform: PlatformDesign, buffer: BufferParameters, traffic_class: int, model: SwitchModel
 ) -> dict[str, Any]:
     """ECN/WRED thresholds in bytes and in the unit the platform's CLI takes."""
     min_bytes, max_bytes = kb_to_bytes(ecn.min_threshold_kb), kb_to_bytes(ecn.max_threshold_kb)
@@ -38,5 +39,5 @@ def design_ecn(
         "min_bytes": min_bytes,
         "max_bytes": max_bytes,
         "probability": ecn.max_mark_probability,
-        "device": platform.ecn_device(min_bytes, max_bytes, buffer),
+        "device": platform.ecn_device(min_bytes, max_bytes, buffer, model),
     }

@@ -16,6 +16,14 @@ def bytes_to_fill_percent(size_bytes: int, buffer_bytes: int) -> int:
     return max(1, min(100, round(size_bytes * 100 / buffer_bytes)))
 
 
+def bytes_to_fill_decimal(size_bytes: int, buffer_bytes: int) -> str:
+    """A queue depth as a decimal percent fill level (Junos OS Evolved: decimal64, 9 fraction digits),
+    to six places: enough that 1 KB of a 165 MB buffer still shows; above 0, at most 100."""
+    value = min(100.0, size_bytes * 100 / buffer_bytes)
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return text if float(text) > 0 else "0.000001"
+
+
 def ms_to_seconds_text(milliseconds: int) -> str:
     """EOS takes watchdog times in seconds with decimals: 200 -> '0.2'."""
     text = f"{milliseconds / 1000:.3f}".rstrip("0").rstrip(".")

@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from gpunet.grammar.versions import parse_version
 from gpunet.platforms import get_platform
 
 TOP_MODE = "config"
@@ -31,6 +32,7 @@ class Source:
     url: str
     section: str
     versions: str
+    since: str | None = None  # the first release with these statements, where the source states it
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class Command:
     pattern: re.Pattern[str]
     enter: str | None  # the sub-mode this command opens, if any
     source: Source | None = None  # every grammar entry has one; None only for derived (negated) forms
+    since: str | None = None  # this entry's own first release where it is later than its source's
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,37 @@ class Grammar:
         else:
             self.check_lines(text)
 
+    def newer_than(self, text: str, version: tuple[int, ...]) -> list[tuple[str, str, str]]:
+        """The statements of a rendered configuration that `version` lacks: (statement, first release,
+        source id), one per distinct statement form (lines) or table (documents)."""
+        found: dict[tuple[str, str], tuple[str, str, str]] = {}
+        for statement, since, source in self.statement_floors(text):
+            if since is not None and parse_version(self.platform, since) > version:
+                found.setdefault((source, since), (statement, since, source))
+        return list(found.values())
+
+    def statement_floors(self, text: str) -> list[tuple[str, str | None, str]]:
+        if self.kind == "document":
+            floors = []
+            for table_name in json.loads(text):
+                table = self.tables.get(table_name)
+                if table is not None and table.source is not None:
+                    floors.append((table_name, table.source.since, table.source.id))
+            return floors
+        floors = []
+        stack: tuple[str, ...] = ()
+        for line in text.splitlines():
+            text_line = line.strip()
+            command = None
+            for depth in range(len(stack), -1, -1):
+                command = self._match(stack[depth - 1] if depth else TOP_MODE, text_line)
+                if command is not None:
+                    break
+            if command is not None and command.source is not None:
+                floors.append((text_line, command.since or command.source.since, command.source.id))
+            stack = self.accept(stack, line) if text_line else stack
+        return floors
+
     @property
     def has_sub_modes(self) -> bool:
         return any(command.enter for commands in self.modes.values() for command in commands)
@@ -193,7 +227,10 @@ def _parse(platform: str, data: dict[str, Any]) -> Grammar:
     modes = {
         mode: tuple(
             Command(
-                re.compile(entry["pattern"]), entry.get("enter"), source(entry, f"{mode}: {entry['pattern']}")
+                re.compile(entry["pattern"]),
+                entry.get("enter"),
+                source(entry, f"{mode}: {entry['pattern']}"),
+                entry.get("since"),
             )
             for entry in (commands or [])
         )
@@ -236,6 +273,10 @@ def _sources(platform: str, data: dict[str, Any]) -> dict[str, Source]:
         if missing:
             raise ValueError(f"{platform}.yml: source {name} lacks {', '.join(missing)}")
         sources[name] = Source(
-            id=name, url=entry["url"], section=entry["section"], versions=entry["versions"]
+            id=name,
+            url=entry["url"],
+            section=entry["section"],
+            versions=entry["versions"],
+            since=entry.get("since"),
         )
     return sources

@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from gpunet.hardware.physical import Physical, PlatformPorts, parse_mode
+
 
 @dataclass(frozen=True)
 class PgLookupRow:
@@ -40,9 +42,11 @@ class SwitchModel:
     assumed: tuple[str, ...] = ()
     eos_queue_keyword: str | None = None
     sonic_buffer_semantics: str | None = None
+    sonic_buffer_model: str | None = None
     sonic_pg_lookup: tuple[PgLookupRow, ...] = ()
     sonic_pg_lookup_source: str | None = None
     junos_flavour: str | None = None
+    physical: Physical | None = None
 
     @property
     def max_interfaces(self) -> int:
@@ -74,10 +78,28 @@ def _table() -> dict[str, SwitchModel]:
 def _model(name: str, row: dict[str, Any]) -> SwitchModel:
     fields = dict(row)
     lookup = tuple(PgLookupRow(*entry) for entry in fields.pop("sonic_pg_lookup", ()))
+    if "physical" in fields:
+        fields["physical"] = _physical(fields["physical"])
     for key in ("platforms", "speeds_gbps", "sources", "assumed"):
         if key in fields:
             fields[key] = tuple(fields[key])
     return SwitchModel(name=name, sonic_pg_lookup=lookup, **fields)
+
+
+def _physical(row: dict[str, Any]) -> Physical:
+    lanes = row["cage_lanes"]
+    platforms = {
+        name: PlatformPorts(tuple(parse_mode(mode, lanes) for mode in entry["modes"]), entry["source"])
+        for name, entry in row["platforms"].items()
+    }
+    return Physical(
+        serdes_gbps=row["serdes_gbps"],
+        cage_lanes=lanes,
+        cage=row["cage"],
+        platforms=platforms,
+        sources=tuple(row["sources"]),
+        assumed=tuple(row.get("assumed", ())),
+    )
 
 
 def known_models() -> list[str]:

@@ -264,6 +264,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
                 cable_length_m=port.get("cable_length_m", default_cable),
                 mtu=port.get("mtu", settings["mtu"]),
                 lossless=port.get("lossless", peer is not None),
+                lanes=port.get("lanes"),
             )
         )
     return Switch(
@@ -276,6 +277,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
         mgmt_user=str(own.get("ansible_user", "")),
         model=own["gpunet_switch_model"],
         buffer=SwitchBuffer(**own.get("gpunet_switch_buffer", {})),
+        os_version=str(own.get("gpunet_os_version", "")),
     )
 
 

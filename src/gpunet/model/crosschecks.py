@@ -11,11 +11,13 @@ from collections import Counter
 from collections.abc import Callable
 from ipaddress import ip_address, ip_network
 
+from gpunet.grammar.versions import FORMS, VersionError, parse_version
 from gpunet.hardware import get_model, known_models
 from gpunet.hardware.catalog import HOW_TO_ADD
+from gpunet.hardware.physical import PortRequest, place_ports
 from gpunet.model.errors import Problem
 from gpunet.model.fabric import Fabric
-from gpunet.platforms import PLATFORMS, known_platforms
+from gpunet.platforms import PLATFORMS, Platform, known_platforms
 
 # Plausible ECN thresholds for a single switch queue: at least one jumbo frame, at most 32 MB.
 ECN_MIN_PLAUSIBLE_KB = 9
@@ -588,6 +590,67 @@ def switch_port_capacity(fabric: Fabric, broken: set[str]) -> list[Problem]:
     return problems
 
 
+def switch_port_lanes(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """Every port can be built on its model: its speed and lanes fit a breakout mode the OS offers for
+    its cage, at the position its name gives, and all ports of one cage agree on that mode."""
+    problems = []
+    for switch in fabric.switches.values():
+        if switch.name in broken or switch.model not in known_models() or switch.platform not in PLATFORMS:
+            continue
+        model = get_model(switch.model)
+        if model.physical is None or switch.platform not in model.platforms:
+            continue  # no port hardware in the table, or the model check reports the platform
+        if len(switch.ports) > model.max_interfaces:
+            continue  # switch_port_capacity reports it; placing hundreds of extra ports adds noise
+        platform = PLATFORMS[switch.platform]
+        requests = [
+            PortRequest(index, port.name, port.speed_gbps, port.lanes)
+            for index, port in enumerate(switch.ports)
+            if port.speed_gbps in model.speeds_gbps and _on_panel(platform, model.ports, port.name)
+        ]
+        _, found = place_ports(model.physical, switch.platform, requests)
+        for problem in found:
+            problems.append(
+                Problem(
+                    f"{switch.name}.gpunet_ports[{problem.index}].{problem.field}",
+                    f"{problem.message} on {model.title} ({switch.platform}; src/gpunet/hardware/models.yml "
+                    f"models.{model.name}.physical.platforms.{switch.platform})",
+                    problem.got,
+                    problem.expected,
+                )
+            )
+    return problems
+
+
+def _on_panel(platform: Platform, panel_ports: int, name: str) -> bool:
+    """A name the platform has, on a front-panel port the model has (switch_port_names reports others)."""
+    match = platform.port_name_regex().fullmatch(name)
+    if match is None:
+        return False
+    panel = match.groupdict().get("panel")
+    return panel is None or platform.first_panel_port <= int(panel) < platform.first_panel_port + panel_ports
+
+
+def switch_os_versions(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """gpunet_os_version in the platform's release form, so statement floors can be compared."""
+    problems = []
+    for switch in fabric.switches.values():
+        if not switch.os_version or switch.platform not in PLATFORMS:
+            continue
+        try:
+            parse_version(switch.platform, switch.os_version)
+        except VersionError as error:
+            problems.append(
+                Problem(
+                    f"{switch.name}.gpunet_os_version",
+                    str(error),
+                    switch.os_version,
+                    FORMS[switch.platform].example,
+                )
+            )
+    return problems
+
+
 def nccl_bootstrap_reachable(fabric: Fabric, broken: set[str]) -> list[Problem]:
     """NCCL bootstraps over TCP on NCCL_SOCKET_IFNAME, by default the interface holding ansible_host.
 
@@ -654,6 +717,8 @@ RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     switch_models,
     switch_port_names,
     switch_port_capacity,
+    switch_port_lanes,
+    switch_os_versions,
     nccl_bootstrap_reachable,
 )
 

@@ -86,6 +86,7 @@ class SwitchPort:
     cable_length_m: int  # resolved: the port's own value or the fabric default
     mtu: int  # resolved: the port's own value or the fabric MTU
     lossless: bool  # carries RoCE traffic: PFC and ECN apply
+    lanes: int | None = None  # SerDes lanes; None: the fewest the model's SerDes carries the speed on
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,8 @@ class Switch:
     mgmt_user: str = ""  # ansible_user: the SSH login for pushes and show commands
     model: str = ""  # gpunet_switch_model: the hardware model (gpunet.hardware)
     buffer: SwitchBuffer = field(default_factory=SwitchBuffer)
+    # gpunet_os_version: the release the switch runs ("" when not given: statements are not version-checked)
+    os_version: str = ""
 
     def port(self, name: str) -> SwitchPort | None:
         return self._ports_by_name.get(name)

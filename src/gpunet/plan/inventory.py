@@ -7,6 +7,7 @@ come from documentation ranges by default (IPv4 while they fit, IPv6 2001:db8::/
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
@@ -14,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from gpunet.hardware import get_model
+from gpunet.hardware.physical import PortRequest, place_ports
 from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory
 from gpunet.model.check import check_raw
 from gpunet.model.errors import Problem
@@ -26,14 +29,31 @@ MGMT_POOL_V4, MGMT_POOL_V6 = "192.0.2.0/24", "2001:db8:a::/64"
 FABRIC_POOL_V4, FABRIC_POOL_V6 = "198.51.100.0/24", "2001:db8:f::/48"
 IPV6_LEAF_PREFIX = 64
 
-# Front-panel port n (1-based) as each OS names it; breakouts and line cards differ per model.
+# Front-panel port n (1-based) as each OS names it, unsplit and as the first child of a breakout; the
+# planner takes the first form the hardware model can build at the NIC speed (models.yml physical).
 PORT_NAMES = {
-    "nxos": lambda n: f"Ethernet1/{n}",
-    "eos": lambda n: f"Ethernet{n}/1",
-    "cumulus": lambda n: f"swp{n}",
-    "sonic": lambda n: f"Ethernet{(n - 1) * 8}",
-    "junos": lambda n: f"et-0/0/{n - 1}",
+    "nxos": lambda n: (f"Ethernet1/{n}", f"Ethernet1/{n}/1"),
+    "eos": lambda n: (f"Ethernet{n}/1",),
+    "cumulus": lambda n: (f"swp{n}", f"swp{n}s0"),
+    "sonic": lambda n: (f"Ethernet{(n - 1) * 8}",),
+    "junos": lambda n: (f"et-0/0/{n - 1}",),
 }
+
+
+def _port_namer(platform: str, speed_gbps: int) -> Callable[[int], str]:
+    forms = PORT_NAMES[platform]
+    physical = get_model(get_platform(platform).example_model).physical
+
+    def name(number: int) -> str:
+        for candidate in forms(number):
+            if physical is None:
+                return candidate
+            _, problems = place_ports(physical, platform, [PortRequest(0, candidate, speed_gbps, None)])
+            if not problems:
+                return candidate
+        return forms(number)[0]  # the inventory check then says why the model cannot build it
+
+    return name
 
 
 @dataclass(frozen=True)
@@ -89,7 +109,7 @@ def _pool(
 def build_skeleton(topology: Topology, options: InventoryOptions) -> InventorySkeleton:
     check_platform(options.platform)
     request = topology.request
-    port_name = PORT_NAMES[options.platform]
+    port_name = _port_namer(options.platform, request.nic_speed_gbps)
     devices = [node.name for node in topology.nodes] + list(topology.switches)
     # network and broadcast addresses are not usable
     mgmt = _pool(options.mgmt_pool, MGMT_POOL_V4, MGMT_POOL_V6, len(devices) + 2, "plan.mgmt_pool")

@@ -15,6 +15,7 @@ from gpunet.render.fabric_reuse import FabricReuse
 from gpunet.render.intended import WriteReport, write_intended
 from gpunet.render.renderer import render_fabric
 from gpunet.render.reuse import RenderReuse
+from gpunet.render.versions import os_version_problems
 
 
 @dataclass
@@ -52,6 +53,9 @@ def render_inventory(
     reuse = None if check else RenderReuse(out_dir)
     with paused_gc():
         rendered = render_fabric(fabric, reuse)
+    problems = os_version_problems(fabric, rendered)
+    if problems:  # nothing written: a switch on that release would refuse part of its config
+        return RenderOutcome(report=None, problems=problems)
     report = write_intended(rendered, out_dir, check=check, force=force, with_diffs=with_diffs)
     if reuse is not None:
         reuse.flush()

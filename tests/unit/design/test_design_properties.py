@@ -17,9 +17,10 @@ from gpunet.render import render_switch
 from tests.unit.design.fabric_factory import LEAF, one_leaf_fabric
 
 PORT_NAMES = {
-    "nxos": ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3"],
+    # 400G unsplit, then 100G on 2 of 8 lanes (NX-OS 4x100G breakout: Ethernet1/<port>/<n>)
+    "nxos": ["Ethernet1/1", "Ethernet1/2/1", "Ethernet1/3/1"],
     "eos": ["Ethernet1/1", "Ethernet2/1", "Ethernet3/1"],
-    "cumulus": ["swp1", "swp2", "swp3"],
+    "cumulus": ["swp1s0", "swp2s0", "swp3s0"],  # SN5600: 2x400G, then 8x100G breakouts
     "sonic": ["Ethernet0", "Ethernet8", "Ethernet16"],
     "junos": ["et-0/0/0", "et-0/0/1", "et-0/0/2"],
 }
@@ -150,14 +151,19 @@ def test_ecn_thresholds_convert_back_to_the_same_bytes(platform: str, min_kb: in
         "kbytes": lambda value: value * 1024,
         "bytes": lambda value: value,
         "percent fill level": lambda value: value * buffer_bytes / 100,
+        "percent fill level (decimal)": lambda value: float(value) * buffer_bytes / 100,
     }[device["unit"]]
-    # Fill levels are whole percent (at least 1, rising): allow that rounding, nothing more.
-    tolerance = buffer_bytes / 100 if device["unit"] == "percent fill level" else 0
+    # Whole-percent fill levels (Junos OS QFX; at least 1, rising): allow that rounding; decimal fill
+    # levels (Junos OS Evolved, six places) round by at most 0.0000005 % of the buffer.
+    tolerance = {
+        "percent fill level": buffer_bytes / 100,
+        "percent fill level (decimal)": buffer_bytes / 1e8,
+    }.get(device["unit"], 0)
     assert abs(to_bytes(device["min"]) - ecn["min_bytes"]) <= tolerance
-    assert device["min"] < device["max"]
-    if device["unit"] == "percent fill level" and ecn["max_bytes"] > buffer_bytes:
+    assert float(device["min"]) < float(device["max"])
+    if device["unit"].startswith("percent fill level") and ecn["max_bytes"] > buffer_bytes:
         # A threshold beyond the buffer cannot be a fill level: full, and the summary says so.
-        assert device["max"] == 100
+        assert float(device["max"]) == 100
         assert "exceeds queue_buffer_bytes" in device["note"]
     else:
         # The max level may also be lifted one percent above the min to keep the levels rising.
@@ -203,9 +209,11 @@ def test_eos_mtu_is_clamped_to_its_maximum_and_the_summary_says_so() -> None:
 
 
 def test_buffer_override_changes_the_headroom_rendered() -> None:
-    # NX-OS is the OS that takes gpunet's computed headroom (its system no-drop buffer).
-    default = mixed_fabric("nxos")
-    small_cells = mixed_fabric("nxos", buffer={"cell_bytes": 64})
+    # NX-OS is the OS that takes gpunet's computed headroom (its system no-drop buffer), where a cable
+    # is longer than Cisco's 100 m.
+    ports = [{"name": "Ethernet1/1", "speed_gbps": 400, "cable_length_m": 300}]
+    default = one_leaf_fabric("nxos", ports)
+    small_cells = one_leaf_fabric("nxos", ports, buffer={"cell_bytes": 64})
     buffers = [design_switch(f, f.switches[LEAF])["nxos"]["system_headroom"] for f in (default, small_cells)]
     assert buffers[1]["buffer_size"] < buffers[0]["buffer_size"]
     config = render_switch(small_cells, small_cells.switches[LEAF]).config

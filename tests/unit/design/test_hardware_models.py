@@ -4,6 +4,7 @@ unknown model."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -60,17 +61,49 @@ VENDOR_ROWS = [
 ]
 
 
+# 100G on ACS-SN5600 is the whole unsplit cage: its platform.json has no 8x100G mode.
+LANES = {("SN5600", 100): {"lanes": 8}}
+
+
 @pytest.mark.parametrize(("model", "speed", "cable", "size", "xon", "xoff", "xon_offset"), VENDOR_ROWS)
 def test_rendered_sonic_profile_is_the_vendor_row(
-    model: str, speed: int, cable: int, size: int, xon: int, xoff: int, xon_offset: int | None
+    model: str,
+    speed: int,
+    cable: int,
+    size: int,
+    xon: int,
+    xoff: int,
+    xon_offset: int | None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The SN5600 ships the dynamic model; its table (Mellanox semantics) applies in the traditional one.
+    traditional = replace(get_model(model), sonic_buffer_model="traditional")
+    monkeypatch.setattr("gpunet.design.switch.get_model", lambda name: traditional)
     fabric = one_leaf_fabric(
-        "sonic", [{"name": "Ethernet0", "speed_gbps": speed, "cable_length_m": cable}], model=model
+        "sonic",
+        [
+            {
+                "name": "Ethernet0",
+                "speed_gbps": speed,
+                "cable_length_m": cable,
+                **LANES.get((model, speed), {}),
+            }
+        ],
+        model=model,
     )
     document = json.loads(render_switch(fabric, fabric.switches[LEAF]).config)
     (profile,) = document["BUFFER_PROFILE"].values()
     assert (profile["size"], profile["xon"], profile["xoff"]) == (str(size), str(xon), str(xoff))
     assert profile.get("xon_offset") == (None if xon_offset is None else str(xon_offset))
+
+
+def test_sn5600_renders_the_dynamic_model_without_static_profiles() -> None:
+    fabric = one_leaf_fabric(
+        "sonic", [{"name": "Ethernet0", "speed_gbps": 400, "cable_length_m": 3}], model="SN5600"
+    )
+    document = json.loads(render_switch(fabric, fabric.switches[LEAF]).config)
+    assert "BUFFER_PROFILE" not in document
+    assert document["BUFFER_PG"] == {"Ethernet0|3": {"profile": "NULL"}}
 
 
 @pytest.mark.parametrize(("cable", "row_cable"), [(1, 5), (5, 5), (6, 40), (40, 40), (41, 300), (300, 300)])

@@ -60,7 +60,7 @@ def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["problems"] == [
         {
             "path": "gpu02.gpunet_nics[1].speed_gbps",
-            "message": "differs from leaf02 swp2's speed",
+            "message": "differs from leaf02 swp2s0's speed",
             "got": 200,
             "expected": 400,
         }

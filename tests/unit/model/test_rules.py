@@ -40,14 +40,15 @@ RULES: list[tuple[str, Mutation, Mutation, str]] = [
     ),
     (
         "port name within the model's front panel",
-        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp64", "speed_gbps": 100}),
-        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp65", "speed_gbps": 100}),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp64s0", "speed_gbps": 100}),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp65s0", "speed_gbps": 100}),
         "leaf02.gpunet_ports[3].name",
     ),
     (
         "no more ports than the model has",
+        # Cages 4-64 broken out 8 x 100G: all the SN5600 holds beside the three 2 x 400G cages in use.
         lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].extend(
-            {"name": f"swp{4 + i // 10}s{i % 10}", "speed_gbps": 100} for i in range(509)
+            {"name": f"swp{4 + i // 8}s{i % 8}", "speed_gbps": 100} for i in range(61 * 8)
         ),
         lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].extend(
             {"name": f"swp{4 + i // 10}s{i % 10}", "speed_gbps": 100} for i in range(510)
@@ -55,14 +56,66 @@ RULES: list[tuple[str, Mutation, Mutation, str]] = [
         "leaf02.gpunet_ports",
     ),
     (
+        "400G on 4 of an 800G cage's 8 lanes is a child of a 2x breakout (Cumulus swp<cage>s<k>)",
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp9s1", "speed_gbps": 400}),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp9", "speed_gbps": 400}),
+        "leaf02.gpunet_ports[3].name",
+    ),
+    (
+        "400G on all 8 lanes of an 800G cage is the unsplit port",
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append(
+            {"name": "swp9", "speed_gbps": 400, "lanes": 8}
+        ),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append(
+            {"name": "swp9s1", "speed_gbps": 400, "lanes": 8}
+        ),
+        "leaf02.gpunet_ports[3].name",
+    ),
+    (
+        "one cage runs one breakout mode",
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp1s1", "speed_gbps": 400}),
+        lambda inv: inv["host_vars"]["leaf02"]["gpunet_ports"].append({"name": "swp1s1", "speed_gbps": 200}),
+        "leaf02.gpunet_ports[3].lanes",
+    ),
+    (
+        "SONiC child port at the first lane of its share of the cage (Ethernet<base + lane>)",
+        lambda inv: inv["host_vars"]["spine01"]["gpunet_ports"].append(
+            {"name": "Ethernet20", "speed_gbps": 400}
+        ),
+        lambda inv: inv["host_vars"]["spine01"]["gpunet_ports"].append(
+            {"name": "Ethernet18", "speed_gbps": 400}
+        ),
+        "spine01.gpunet_ports[2].name",
+    ),
+    (
+        "EOS 400G on a 100G-SerDes cage starts at lane 1 or 5",
+        lambda inv: inv["host_vars"]["leaf01"]["gpunet_ports"].append(
+            {"name": "Ethernet1/5", "speed_gbps": 400}
+        ),
+        lambda inv: inv["host_vars"]["leaf01"]["gpunet_ports"].append(
+            {"name": "Ethernet1/3", "speed_gbps": 400}
+        ),
+        "leaf01.gpunet_ports[3].name",
+    ),
+    (
+        "a lane count the SerDes can carry the speed on",
+        lambda inv: inv["host_vars"]["leaf01"]["gpunet_ports"].append(
+            {"name": "Ethernet9/1", "speed_gbps": 400, "lanes": 8}
+        ),
+        lambda inv: inv["host_vars"]["leaf01"]["gpunet_ports"].append(
+            {"name": "Ethernet9/1", "speed_gbps": 400, "lanes": 2}
+        ),
+        "leaf01.gpunet_ports[3].lanes",
+    ),
+    (
         "port speed the model can run",
         lambda inv: (
             inv["host_vars"]["leaf01"].update(gpunet_switch_model="7800R3"),
-            inv["host_vars"]["leaf01"]["gpunet_ports"].append({"name": "Ethernet1/9", "speed_gbps": 400}),
+            inv["host_vars"]["leaf01"]["gpunet_ports"].append({"name": "Ethernet4/1", "speed_gbps": 400}),
         ),
         lambda inv: (
             inv["host_vars"]["leaf01"].update(gpunet_switch_model="7800R3"),
-            inv["host_vars"]["leaf01"]["gpunet_ports"].append({"name": "Ethernet1/9", "speed_gbps": 800}),
+            inv["host_vars"]["leaf01"]["gpunet_ports"].append({"name": "Ethernet4/1", "speed_gbps": 800}),
         ),
         "leaf01.gpunet_ports[3].speed_gbps",
     ),

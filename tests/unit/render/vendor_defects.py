@@ -47,11 +47,24 @@ def eos_ecn_count(config: str, summary: str) -> list[str]:
 
 
 def cumulus_scheduler_all_classes(config: str, summary: str) -> list[str]:
+    # Issue 11 asked for an explicit scheduler; issue 26: only classes in use, DWRR weights 1-100 (0 is
+    # not an idle class), and every switch priority mapped to a scheduled class.
     modes = dict(re.findall(r"egress-scheduler default-global traffic-class (\d) mode (\w+)", config))
     shares = re.findall(r"egress-scheduler default-global traffic-class (\d) bw-percent (\d+)", config)
+    mapping = dict(
+        re.findall(r"egress-queue-mapping default-global switch-priority (\d) traffic-class (\d)", config)
+    )
     problems = []
-    if sorted(modes) != [str(tc) for tc in range(8)]:
-        problems.append(f"scheduler sets traffic classes {sorted(modes)}, not all eight")
+    if not modes:
+        problems.append("no egress scheduler entries")
+    if sorted(mapping) != [str(sp) for sp in range(8)]:
+        problems.append(f"switch priorities mapped: {sorted(mapping)}, not all eight")
+    unscheduled = sorted(set(mapping.values()) - set(modes))
+    if unscheduled:
+        problems.append(f"traffic classes {unscheduled} carry switch priorities but have no scheduler entry")
+    zero = [tc for tc, share in shares if int(share) == 0]
+    if zero:
+        problems.append(f"DWRR bw-percent 0 on traffic classes {zero}")
     total = sum(int(share) for _, share in shares)
     if total > 100:
         problems.append(f"DWRR shares total {total} %")
@@ -103,6 +116,18 @@ def sonic_broadcom_reserved_size_and_xon_offset(config: str, summary: str) -> li
     ]
 
 
+def sonic_dynamic_lossless_pgs_on_null(config: str, summary: str) -> list[str]:
+    # Issue 26: the SN5600's SONiC image runs the dynamic buffer model (sonic-buildimage
+    # platform/mellanox/rules.mk SONIC_BUFFER_MODEL=dynamic): lossless PGs on profile NULL, no static
+    # headroom profiles, and the real cable length (buffermgrd computes headroom from it).
+    document = _sonic(config)
+    problems = [f"static BUFFER_PROFILE {name}" for name in document.get("BUFFER_PROFILE", {})]
+    problems += [
+        f"{key}: {fields}" for key, fields in document["BUFFER_PG"].items() if fields != {"profile": "NULL"}
+    ]
+    return problems
+
+
 def sonic_profile_names_not_buffermgrd(config: str, summary: str) -> list[str]:
     names = [name for name in _sonic(config)["BUFFER_PROFILE"] if name.startswith("pg_lossless_")]
     return [f"buffermgrd's profile name {name}" for name in names]
@@ -120,10 +145,15 @@ def sonic_buffer_queue_per_lossless_port(config: str, summary: str) -> list[str]
 
 
 def sonic_no_overlap_with_stock_3_4(config: str, summary: str) -> list[str]:
-    # The stock config holds BUFFER_PG|<port>|3-4: a |3 entry beside it overlaps.
+    # The stock config holds BUFFER_PG|<port>|3-4 and BUFFER_QUEUE|<port>|3-4: a |3 entry beside it
+    # overlaps. BUFFER_PG takes buffermgrd's own key (|3 for pfc_enable "3", issue 26), so there the
+    # summary must say the push removes the stock entry; BUFFER_QUEUE keeps the stock key.
     document = _sonic(config)
-    keys = list(document["BUFFER_PG"]) + list(document.get("BUFFER_QUEUE", {}))
-    return [f"{key} overlaps the stock |3-4 entry" for key in keys if key.split("|")[1] in ("3", "4")]
+    queues = list(document.get("BUFFER_QUEUE", {}))
+    problems = [f"{key} overlaps the stock |3-4 entry" for key in queues if key.split("|")[1] in ("3", "4")]
+    if "stock BUFFER_PG |3-4 entry overlaps it and must be removed by the push" not in summary:
+        problems.append("the summary does not say the stock BUFFER_PG |3-4 entry must be removed")
+    return problems
 
 
 def junos_classifiers_under_unit(config: str, summary: str) -> list[str]:
@@ -141,9 +171,10 @@ def junos_pfc_mru(config: str, summary: str) -> list[str]:
 
 def junos_fill_levels_of_the_model_buffer(config: str, summary: str) -> list[str]:
     # QFX5240: 165 MB (Juniper, Understanding CoS Buffer Configuration, Table 1). 150 KB and 1500 KB
-    # are 0.09 % and 0.93 %: fill levels 1 and 2 (rising), not 1 and 9 of an invented 16 MiB.
-    levels = re.findall(r"interpolate fill-level \[ (\d+) (\d+) \]", config)
-    return [] if levels == [("1", "2")] else [f"fill levels {levels}"]
+    # are 0.09 % and 0.93 %, not 1 and 9 of an invented 16 MiB; issue 26: Junos OS Evolved takes the
+    # decimal (decimal64, 9 digits), so not the whole-percent 1 and 2 either (1.65 MB / 3.3 MB).
+    levels = re.findall(r"interpolate fill-level \[ (\S+) (\S+) \]", config)
+    return [] if levels == [("0.093091", "0.930909")] else [f"fill levels {levels}"]
 
 
 def junos_evo_speed_on_interface(config: str, summary: str) -> list[str]:
@@ -167,10 +198,9 @@ PROD_CHECKS: list[tuple[str, Check]] = [
     ("leaf05", cumulus_no_hand_set_headroom),
     ("leaf05", cumulus_watchdog_timers),
     ("leaf05", cumulus_summary_says_tc0_ecn),
-    ("leaf06", sonic_mellanox_size_is_xon_plus_xoff),
+    ("leaf06", sonic_dynamic_lossless_pgs_on_null),
     ("leaf07", sonic_broadcom_reserved_size_and_xon_offset),
     ("leaf07", sonic_profile_names_not_buffermgrd),
-    ("leaf06", sonic_profile_names_not_buffermgrd),
     ("leaf07", sonic_buffer_queue_per_lossless_port),
     ("leaf07", sonic_no_overlap_with_stock_3_4),
     ("leaf08", junos_classifiers_under_unit),

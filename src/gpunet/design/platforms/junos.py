@@ -3,15 +3,25 @@ ECN fill levels from the model's documented buffer; EVO vs Junos OS differences.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gpunet.design.platform_defaults import BufferParameters, PlatformLimits
 from gpunet.design.platforms.base import DesignContext, PlatformDesign
-from gpunet.design.units import bytes_to_fill_percent
+from gpunet.design.units import bytes_to_fill_decimal, bytes_to_fill_percent, dscp_bits
+from gpunet.hardware import SwitchModel
 
 # Juniper's documented default ingress shared-buffer partitions (buffer-partition (Ingress), Table 1:
 # lossless 9 %, lossless-headroom 45 %, lossy 46 %), the recommended split for two lossless classes.
 INGRESS_PARTITIONS = (("lossless", 9), ("lossless-headroom", 45), ("lossy", 46))
+# The switch's own control traffic goes to the default forwarding class network-control (queue 7 on
+# EX/QFX), which Juniper's default scheduler gives 5 % (Junos CoS, Default Schedulers Overview:
+# https://www.juniper.net/documentation/us/en/software/junos/cos/topics/concept/schedulers-default-cos-config-guide.html;
+# queue 7 on switches: .../cos-security-devices/topics/concept/cos-scheduler-default-security-setting.html).
+# A scheduler map that leaves it out leaves that traffic without a scheduler.
+NETWORK_CONTROL = "network-control"
+NETWORK_CONTROL_QUEUE = 7
+NETWORK_CONTROL_PERCENT = 5
 
 
 class JunosDesign(PlatformDesign):
@@ -19,14 +29,26 @@ class JunosDesign(PlatformDesign):
     limits = PlatformLimits(max_mtu=9216, watchdog_interval_ms=100)  # Junos pfc-watchdog poll-interval
     sizes_headroom_itself = True
 
-    def speed(self, speed_gbps: int) -> str:
+    def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return f"{speed_gbps}g"
 
-    def ecn_device(self, min_bytes: int, max_bytes: int, buffer: BufferParameters) -> dict[str, Any]:
-        low = bytes_to_fill_percent(min_bytes, buffer.queue_buffer_bytes)
-        # Junos needs rising fill levels; rounding may make both equal on a large buffer.
-        high = max(low + 1, bytes_to_fill_percent(max_bytes, buffer.queue_buffer_bytes))
-        device: dict[str, Any] = {"unit": "percent fill level", "min": low, "max": min(high, 100)}
+    def ecn_device(
+        self, min_bytes: int, max_bytes: int, buffer: BufferParameters, model: SwitchModel
+    ) -> dict[str, Any]:
+        # The fill level is the percentage the queue is full (Juniper/yang 24.4R1 class-of-service
+        # drop-profiles interpolate fill-level: "Data points for queue full percentage"). Junos OS
+        # Evolved takes decimal64 with 9 fraction digits, Junos OS QFX whole percents (uint32).
+        if model.junos_flavour == "evo":
+            low = bytes_to_fill_decimal(min_bytes, buffer.queue_buffer_bytes)
+            high = bytes_to_fill_decimal(max_bytes, buffer.queue_buffer_bytes)
+            device: dict[str, Any] = {"unit": "percent fill level (decimal)", "min": low, "max": high}
+        else:
+            low_int = bytes_to_fill_percent(min_bytes, buffer.queue_buffer_bytes)
+            # Junos needs rising fill levels; rounding may make both equal on a large buffer.
+            high_int = max(low_int + 1, bytes_to_fill_percent(max_bytes, buffer.queue_buffer_bytes))
+            device = {"unit": "percent fill level", "min": low_int, "max": min(high_int, 100)}
+        device["min_bytes_meant"] = _fill_to_bytes(device["min"], buffer.queue_buffer_bytes)
+        device["max_bytes_meant"] = _fill_to_bytes(device["max"], buffer.queue_buffer_bytes)
         if max_bytes > buffer.queue_buffer_bytes:
             device["note"] = (
                 f"ECN max threshold {max_bytes} bytes exceeds queue_buffer_bytes "
@@ -37,7 +59,7 @@ class JunosDesign(PlatformDesign):
     def profile_name(self, speed_gbps: int, mtu: int, cable_m: int, fabric_mtu: int) -> str | None:
         return f"cnp-{cable_m}m"  # Junos derives headroom from cable length and MRU itself
 
-    def headroom_rendered_as(self, port: dict[str, Any]) -> str:
+    def headroom_rendered_as(self, port: dict[str, Any], model: SwitchModel) -> str:
         return f"cable length and pfc mru in {port['pfc_profile']}"
 
     def specifics(self, context: DesignContext) -> dict[str, Any]:
@@ -53,6 +75,11 @@ class JunosDesign(PlatformDesign):
                 [{"name": n, "percent": p} for n, p in INGRESS_PARTITIONS] if flavour == "junos-os" else []
             ),
             "mru": context.system_mtu,
+            "classifier": _classifier(context),
+            **_schedules(context),
+            # Junos OS QFX: `chassis fpc <fpc> pic <pic> port <port> speed <speed>` (Juniper, Configure
+            # Port Speed, port level; source in models.yml physical of the Junos OS models).
+            "chassis_ports": [] if flavour == "evo" else [_chassis_port(port) for port in context.ports],
         }
 
     def notes(self, context: DesignContext) -> list[str]:
@@ -61,9 +88,25 @@ class JunosDesign(PlatformDesign):
             "Junos derives PFC headroom from the congestion-notification profile's cable length and the "
             f"lossless code point's pfc mru ({specifics['mru']}); the computed values below show what to "
             "expect.",
-            f"ECN thresholds are fill levels in percent of {context.model.title}'s documented "
-            f"{context.buffer.queue_buffer_bytes}-byte buffer, rounded, at least 1.",
+            _fill_note(context),
         ]
+        control = specifics["network_control"]
+        notes.append(
+            "The classifier maps all 64 DSCP code points to the policy's forwarding classes, so no traffic "
+            "falls into best-effort without a scheduler."
+        )
+        if control:
+            donor = control["taken_from"]
+            notes.append(
+                f"The switch's own control traffic is in forwarding class {control['name']} (queue "
+                f"{control['queue']}): it gets a scheduler with Juniper's default {control['percent']} %, "
+                f"taken from {donor} ({specifics['transmit_percent'][donor]} % rendered)."
+            )
+        if not specifics["interface_speed"]:
+            notes.append(
+                "Junos OS (not Evolved): port speed is set under `chassis fpc <n> pic <n> port <n> speed` "
+                "(Juniper, Configure Port Speed, port level), not on the interface."
+            )
         if specifics["interface_speed"]:
             notes.append(
                 "Junos OS Evolved: port speed is set on each interface. Its CoS schema (24.4R1-EVO) has no "
@@ -71,8 +114,73 @@ class JunosDesign(PlatformDesign):
             )
         else:
             notes.append(
-                "Junos OS (not Evolved): port speed belongs under `chassis fpc/pic/port`, which gpunet "
-                "does not render; ports run at their default speed. Ingress shared-buffer partitions are "
-                "Juniper's documented default (lossless 9 %, lossless-headroom 45 %, lossy 46 %)."
+                "Ingress shared-buffer partitions are Juniper's documented default (lossless 9 %, "
+                "lossless-headroom 45 %, lossy 46 %)."
             )
         return notes
+
+
+def _chassis_port(port: dict[str, Any]) -> dict[str, Any]:
+    fpc, pic, number = re.fullmatch(r"[a-z]{2}-(\d+)/(\d+)/(\d+)", port["name"]).groups()  # type: ignore[union-attr]
+    return {"name": port["name"], "fpc": fpc, "pic": pic, "port": number, "speed": port["speed"]}
+
+
+def _fill_to_bytes(level: str | int, basis: int) -> int:
+    return round(float(level) * basis / 100)
+
+
+def _fill_note(context: DesignContext) -> str:
+    device = context.ecn["device"]
+    form = (
+        "decimal fill levels (Junos OS Evolved: decimal64, 9 digits)"
+        if context.model.junos_flavour == "evo"
+        else "whole-percent fill levels (Junos OS QFX: uint32), rounded, at least 1"
+    )
+    meant = f"{device['min_bytes_meant']} / {device['max_bytes_meant']}"
+    policy = f"{context.ecn['min_bytes']} / {context.ecn['max_bytes']}"
+    return (
+        f"ECN thresholds are {form} of {context.buffer.queue_buffer_bytes} bytes: fill level "
+        f"{device['min']} % / {device['max']} % is {meant} bytes against the policy's {policy}. Juniper's "
+        "YANG defines the fill level as the percentage the queue is full; no source in hand gives how much "
+        "memory a QFX queue may fill, so the basis is the model's documented buffer (Juniper buffer "
+        "table), an assumption: where the queue's share is smaller, the device marks earlier than these "
+        "bytes (set gpunet_switch_buffer.queue_buffer_bytes to the queue's share)."
+    )
+
+
+def _classifier(context: DesignContext) -> list[dict[str, Any]]:
+    """Every DSCP code point to its queue's forwarding class, so none falls through to best-effort."""
+    by_class = {queue["traffic_class"]: queue["name"] for queue in context.queues}
+    points: dict[str, list[str]] = {queue["name"]: [] for queue in context.queues}
+    for entry in context.classification["dscp_to_tc"]:
+        name = by_class.get(entry["traffic_class"])
+        if name is not None:
+            points[name].append(dscp_bits(entry["dscp"]))
+    return [{"forwarding_class": name, "code_points": bits} for name, bits in points.items() if bits]
+
+
+def _schedules(context: DesignContext) -> dict[str, Any]:
+    """Transmit rates per queue, with network-control's 5 % taken from the largest lossy DWRR share (the
+    policy's queues alone total up to 100 %). No network-control scheduler where the policy itself has a
+    queue on queue 7."""
+    rates = {q["name"]: q["bandwidth_percent"] for q in context.queues if not q["strict"]}
+    if any(q["traffic_class"] == NETWORK_CONTROL_QUEUE for q in context.queues) or not rates:
+        return {"transmit_percent": rates, "network_control": None}
+    lossless = {q["name"] for q in context.queues if q["lossless"]}
+    # From a lossy queue where one has room (the RoCE class keeps its share), else the largest.
+    donor = max(
+        rates,
+        key=lambda name: (name not in lossless and rates[name] > NETWORK_CONTROL_PERCENT, rates[name], name),
+    )
+    if rates[donor] <= NETWORK_CONTROL_PERCENT:
+        raise ValueError(f"no DWRR queue above {NETWORK_CONTROL_PERCENT} % to give network-control its share")
+    rates[donor] -= NETWORK_CONTROL_PERCENT
+    return {
+        "transmit_percent": rates,
+        "network_control": {
+            "name": NETWORK_CONTROL,
+            "queue": NETWORK_CONTROL_QUEUE,
+            "percent": NETWORK_CONTROL_PERCENT,
+            "taken_from": donor,
+        },
+    }
