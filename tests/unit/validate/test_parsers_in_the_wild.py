@@ -1,0 +1,154 @@
+# ruff: noqa: E501 (recorded layouts are as wide as the tools print them)
+"""Third round of outputs in the wild (issue 29), table-driven: each class either read completely
+and right, or refused with an error naming the line and what was expected. Values are our own;
+layouts are the tools' published ones (sources per table: the tool's print code or its own test
+data, at the commit named)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpunet.validate.parsers import ParseError, parse
+from tests.unit.validate.test_parsers import dig
+
+# ---- SONiC `show queue counters` (sonic-utilities scripts/queuestat and
+# tests/queuestat_input/assert_show_output.py, tests/queue_counter_test.py at 691b1bb) ----
+_FOR_NS = "For namespace :\n"
+_STD_HEADER = (
+    "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
+    "---------  -----  --------------  ---------------  -----------  ------------\n"
+)
+_ALL_HEADER = (
+    "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes    Trim/pkts    "
+    "TrimSent/pkts    TrimDrop/pkts\n"
+    "---------  -----  --------------  ---------------  -----------  ------------  -----------  "
+    "---------------  ---------------\n"
+)
+_TRIM_HEADER = (
+    "     Port    TxQ    Trim/pkts    TrimSent/pkts    TrimDrop/pkts\n"
+    "---------  -----  -----------  ---------------  ---------------\n"
+)
+_VOQ_HEADER = (
+    "            Port    Voq    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes    Credit-WD-Del/pkts\n"
+    "----------------  -----  --------------  ---------------  -----------  ------------  --------------------\n"
+)
+ALL_TABLE = (
+    _FOR_NS
+    + _ALL_HEADER
+    + "Ethernet0    UC0              12             3072            0             0            0                0                0\n"
+    + "Ethernet0    UC3           91822         93225472           17         17408           40               38                2\n"
+    + "Ethernet0   MC10               4              256          N/A           N/A          N/A              N/A              N/A\n"
+    + "\n"
+    + _FOR_NS
+    + _ALL_HEADER
+    + "Ethernet4    UC3           51200         52428800            0             0          N/A              N/A              N/A\n"
+    + "\n"
+)
+TRIM_TABLE = _FOR_NS + _TRIM_HEADER + "Ethernet0    UC3           40               38                2\n\n"
+VOQ_TABLE = (
+    _FOR_NS
+    + _VOQ_HEADER
+    + "testsw|Ethernet0   VOQ0              10               20            0             0                     0\n"
+    + "testsw|Ethernet0   VOQ3            7100           901200           12          1536                     3\n"
+    + "\n"
+)
+VOQ_SUPERVISOR = (  # a supervisor prints no namespace line; system ports name linecard and ASIC
+    _VOQ_HEADER + "sonic-lc1|asic0|Ethernet8   VOQ3     220     28160      0      0      0\n" + "\n"
+)
+
+QUEUE_READS: list[tuple[str, str, str | None, str, Any]] = [
+    ("--all with trim columns", ALL_TABLE, None, "layout", "all"),
+    ("--all UC3 drops kept", ALL_TABLE, None, "queues.1.drop_pkts", 17),
+    ("--all trim counters", ALL_TABLE, None, "queues.1.trim_drop_pkts", 2),
+    ("--all N/A trim counters", ALL_TABLE, None, "queues.3.trim_pkts", None),
+    ("--all second port", ALL_TABLE, None, "queues.3.port", "Ethernet4"),
+    ("--all drop-check subset", ALL_TABLE, "UC3", "queues.1", {
+        "port": "Ethernet4", "queue": "UC3", "counter_pkts": 51200, "counter_bytes": 52428800,
+        "drop_pkts": 0, "drop_bytes": 0, "trim_pkts": None, "trim_sent_pkts": None, "trim_drop_pkts": None,
+    }),
+    ("--trim", TRIM_TABLE, None, "queues.0", {
+        "port": "Ethernet0", "queue": "UC3", "trim_pkts": 40, "trim_sent_pkts": 38, "trim_drop_pkts": 2,
+    }),
+    ("--voq with namespace line", VOQ_TABLE, None, "queues.1", {
+        "port": "testsw|Ethernet0", "queue": "VOQ3", "counter_pkts": 7100, "counter_bytes": 901200,
+        "drop_pkts": 12, "drop_bytes": 1536, "credit_wd_deleted_pkts": 3,
+    }),
+    ("--voq layout", VOQ_TABLE, None, "layout", "voq"),
+    ("--voq on a supervisor", VOQ_SUPERVISOR, None, "queues.0.port", "sonic-lc1|asic0|Ethernet8"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "subset", "path", "expected"), QUEUE_READS, ids=[c[0] for c in QUEUE_READS]
+)
+def test_sonic_queue_counter_layouts_are_read(
+    case: str, text: str, subset: str | None, path: str, expected: Any
+) -> None:
+    assert dig(parse("sonic-show-queue-counters", text, subset), path) == expected
+
+
+QUEUE_REFUSALS: list[tuple[str, str, str | None, str]] = [
+    ("--all row cut mid-way", ALL_TABLE.replace("           40               38                2\n", "\n"),
+     None, r"line 5: expected a row of 9 fields .* found 6"),
+    ("--all header, every row unreadable", _FOR_NS + _ALL_HEADER + "Ethernet0 UC3 garbled\n", None,
+     r"line 4: expected a row of 9 fields"),
+    ("header with no rows", _FOR_NS + _STD_HEADER + "\n", None, r"line 2: .* header with no rows"),
+    ("--voq row cut", VOQ_TABLE.replace("  1536                     3\n", "\n"), None,
+     r"line 5: expected a row of 7 fields"),
+    ("--trim has no drops for the drop check", TRIM_TABLE, "UC3", r"--trim.*no Drop/pkts"),
+    ("--voq has no egress queue for the drop check", VOQ_TABLE, "UC3", r"--voq.*virtual output queues.*not the egress queue UC3"),
+    ("unknown column set alone", _STD_HEADER.replace("Drop/bytes", "Drop/octets") + "Ethernet0 UC3 1 2 3 4\n",
+     None, r"line 1: unknown `show queue counters` columns"),
+    ("a count that is no count", _STD_HEADER + "Ethernet0    UC3    12    x7    0    0\n", None,
+     r"line 3: Ethernet0 UC3: 'x7' is neither a count nor N/A"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "subset", "reason"), QUEUE_REFUSALS, ids=[c[0] for c in QUEUE_REFUSALS]
+)
+def test_sonic_queue_counter_damage_is_refused(case: str, text: str, subset: str | None, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("sonic-show-queue-counters", text, subset)
+
+
+# ---- SONiC `show pfc counters` (sonic-utilities scripts/pfcstat, tests/pfcstat_test.py) ----
+PFC = (
+    "   Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+    "-----------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+    "  Ethernet0       0       0       0   4,310       0       0       0       0\n"
+    "  Ethernet4     N/A     N/A     N/A     N/A     N/A     N/A     N/A     N/A\n"
+    "\n"
+    "   Port Tx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+    "-----------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+    "  Ethernet0       0       0       0      12       0       0       0       0\n"
+    "  Ethernet4       0       0       0       9       0       0       0       0\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [("rx.Ethernet0", [0, 0, 0, 4310, 0, 0, 0, 0]), ("rx.Ethernet4", [None] * 8), ("tx.Ethernet4.3", 9)],
+)
+def test_sonic_pfc_counters_are_read(path: str, expected: Any) -> None:
+    assert dig(parse("sonic-show-pfc-counters", PFC), path) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (PFC[: PFC.rindex("      9")], r"line 9: expected a row of the 'Port Tx' table"),  # cut in a row
+        (PFC.replace("  Ethernet4     N/A", "  Ethernet4"), r"line 4: expected a row of the 'Port Rx'"),
+        (
+            PFC.split("\n\n")[0].split("\n", 2)[0] + "\n" + PFC.split("\n")[1] + "\n\n",
+            r"line 1: .* no port rows",
+        ),
+        (PFC.replace("4,310", "4.3k"), r"line 3: Ethernet0: a PFC count is neither a number nor N/A"),
+    ],
+    ids=["cut-inside-last-row", "row-missing-counts", "header-without-rows", "count-not-a-number"],
+)
+def test_sonic_pfc_counters_damage_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("sonic-show-pfc-counters", text)
