@@ -152,3 +152,66 @@ def test_sonic_pfc_counters_are_read(path: str, expected: Any) -> None:
 def test_sonic_pfc_counters_damage_is_refused(text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("sonic-show-pfc-counters", text)
+
+
+# ---- nccl-tests (NVIDIA/nccl-tests 2.19.6 src/util.cu writeResultHeader, writeBenchmarkLineBody:
+# `%6g` #wrong, getFloatStr times; 2.13.11 src/common.cu `%5g`) ----
+_NCCL_HEADER = (
+    "#                                                              out-of-place                       in-place\n"
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+)
+_NCCL_FOOTER = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 120.5\n#\n"
+_NCCL_OK = "   268435456      67108864     float     sum      -1   2211.4  121.39  227.60      0   2208.1  121.57  227.94      0\n"
+
+
+def _nccl_run(rows: str, test: str = "reduce_scatter_perf", footer: str = _NCCL_FOOTER) -> str:
+    return f"# nThread 1 nGpus 1 minBytes 8 maxBytes 268435456 step: 2(factor)\n# {test}\n{_NCCL_HEADER}{rows}{footer}"
+
+
+_ZERO_ROWS = "".join(
+    "           0             0     float     sum      -1    21.50    0.00    0.00      0    20.91    0.00    0.00      0\n"
+    for _ in range(3)
+)
+NCCL_READS: list[tuple[str, str, dict[str, Any]]] = [
+    ("#wrong in scientific notation",
+     _nccl_run(_NCCL_OK.replace("227.60      0", "227.60  1.04858e+06")),
+     {"rows.0.out_of_place.wrong": 1048580, "rows.0.in_place.wrong": 0, "passed": False, "format": "new"}),
+    ("#wrong 1e+06 with the header", _nccl_run(_NCCL_OK.replace("227.94      0", "227.94  1e+06")),
+     {"rows.0.in_place.wrong": 1000000, "passed": False}),
+    ("#wrong scientific, no header",
+     _nccl_run(_NCCL_OK.replace("227.60      0", "227.60  2.09715e+06")).replace(_NCCL_HEADER, ""),
+     {"rows.0.out_of_place.wrong": 2097150, "passed": False}),
+    ("genuine size-0 rows at the sweep's start", _nccl_run(_ZERO_ROWS + _NCCL_OK),
+     {"rows.2.size_bytes": 0, "rows.3.size_bytes": 268435456, "passed": True}),
+    ("time in scientific notation (getFloatStr)", _nccl_run(_NCCL_OK.replace("2211.4", "1.2e+07")),
+     {"rows.0.out_of_place.time_us": 1.2e7, "passed": True}),
+    ("-c 0: #wrong N/A", _nccl_run(_NCCL_OK.replace("      0\n", "    N/A\n").replace("227.60      0", "227.60    N/A")),
+     {"rows.0.out_of_place.wrong": None, "rows.0.in_place.wrong": None}),
+    ("-t timestamp column",
+     _nccl_run(_NCCL_OK.replace("      0\n", "      0  2026-12-02 21:14:05\n")).replace(
+         "#wrong\n", "#wrong           timestamp\n", 1),
+     {"rows.0.in_place.busbw_gbs": 227.94, "passed": True}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), NCCL_READS, ids=[c[0] for c in NCCL_READS])
+def test_nccl_tests_layouts_are_read(case: str, text: str, expected: dict[str, Any]) -> None:
+    parsed = parse("nccl-tests", text)
+    assert {path: dig(parsed, path) for path in expected} == expected
+
+
+NCCL_REFUSALS: list[tuple[str, str, str]] = [
+    ("row cut mid-way", _nccl_run(_NCCL_OK + _NCCL_OK.replace("268435456      67108864", "536870912     134217728")[:70] + "\n"),
+     r"line 7: a result row cut or damaged: expected 13 fields .* found 7"),
+    ("row cut by one field", _nccl_run(_NCCL_OK.rsplit(" ", 1)[0] + "\n"), r"line 6: .*expected 13 fields.*found 12"),
+    ("a size-0 row after the sweep went on (a second run)", _nccl_run(_NCCL_OK + _ZERO_ROWS), r"line 7: .*out of order"),
+    ("a repeated non-zero size", _nccl_run(_NCCL_OK + _NCCL_OK), r"line 7: row for 268435456 B .*twice"),
+    ("unknown header", _nccl_run(_NCCL_OK).replace("busbw #wrong", "busbw #bad", 1), r"line 4: unknown nccl-tests column header"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), NCCL_REFUSALS, ids=[c[0] for c in NCCL_REFUSALS])
+def test_nccl_tests_damage_is_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("nccl-tests", text)
