@@ -378,7 +378,7 @@ def test_host_captures(tool: str, name: str, path: str, expected: Any, reshape: 
 
 # Input each parser must refuse with a reason (the real "no RDMA device" outputs included).
 UNPARSEABLE = [
-    ("ibstat", "ibpanic: [12] main: stat of IB device 'mlx5_0' failed: No such file or directory\n"),
+    ("ibstat", "ibpanic: [12] main: can't init UMAD library: No such file or directory\n"),
     ("ibstat", ""),
     ("ibv_devinfo", "No IB devices found\n"),
     ("perftest", "hello world\n"),

@@ -215,3 +215,107 @@ NCCL_REFUSALS: list[tuple[str, str, str]] = [
 def test_nccl_tests_damage_is_refused(case: str, text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("nccl-tests", text)
+
+
+# ---- perftest bandwidth units (linux-rdma/perftest src/perftest_parameters.h RESULT_FMT: MB/sec
+# is 2**20 bytes; forks print it as MiB/sec) ----
+_PT_RULE = "-" * 87
+
+
+def _perftest_bw(header: str, row: str) -> str:
+    return (
+        f"{_PT_RULE}\n                    RDMA_Write BW Test\n Dual-port       : OFF\t\tDevice         : mlx5_0\n"
+        f" Link type       : Ethernet\n GID index       : 3\n{_PT_RULE}\n{header}\n{row}\n{_PT_RULE}\n"
+    )
+
+
+PERFTEST_UNITS = [
+    ("BW peak[MiB/sec]    BW average[MiB/sec]", " 65536 5000 11500.00 11000.00 0.176", round(11000 * 2**20 * 8 / 1e9, 4)),
+    ("BW peak[MB/sec]    BW average[MB/sec]", " 65536 5000 11500.00 11000.00 0.176", round(11000 * 2**20 * 8 / 1e9, 4)),
+    ("BW peak[Gb/sec]    BW average[Gb/sec]", " 65536 5000 96.50 92.27 0.176", 92.27),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("columns", "row", "gbps"), PERFTEST_UNITS)
+def test_perftest_bandwidth_units_are_converted(columns: str, row: str, gbps: float) -> None:
+    header = f" #bytes     #iterations    {columns}   MsgRate[Mpps]"
+    assert parse("perftest", _perftest_bw(header, row))["results"][0]["bw_avg_gbps"] == gbps
+
+
+def test_perftest_unknown_bandwidth_unit_is_refused() -> None:
+    header = " #bytes     #iterations    BW peak[KB/sec]    BW average[KB/sec]   MsgRate[Mpps]"
+    with pytest.raises(ParseError, match=r"'BW peak\[KB/sec\]': unknown unit 'KB/sec'"):
+        parse("perftest", _perftest_bw(header, " 65536 5000 11500 11000 0.17"))
+
+
+# ---- ibstat with a device it could not read (rdma-core libibmad/mad.h IBPANIC/IBWARN; ibstat.c
+# before and after commit 703b52c) ----
+_CA0 = (
+    "CA 'mlx5_0'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tFirmware version: 28.41.1000\n\tPort 1:\n"
+    "\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 400\n\t\tBase lid: 0\n"
+    "\t\tPort GUID: 0x0a1b2cfffe3d4e5f\n\t\tLink layer: Ethernet\n"
+)
+IBSTAT_FAILURES = [
+    ("ibpanic after the first device (old rdma-core stops)",
+     _CA0 + "ibpanic: [20817] main: stat of IB device 'mlx5_1' failed: No such device\n",
+     {"devices.0.name": "mlx5_0", "failed_devices.0.name": "mlx5_1", "complete": False,
+      "failed_devices.0.error": "ibpanic: [20817] main: stat of IB device 'mlx5_1' failed: No such device"}),
+    ("ibwarn between devices (rdma-core v53+ goes on)",
+     "ibwarn: [311] main: stat of IB device 'mlx5_0' failed\n" + _CA0.replace("mlx5_0", "mlx5_2"),
+     {"devices.0.name": "mlx5_2", "failed_devices.0.name": "mlx5_0", "complete": True}),
+    ("only a failed device", "ibpanic: [7] main: stat of IB device 'mlx5_3' failed: Permission denied\n",
+     {"devices": [], "failed_devices.0.name": "mlx5_3"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), IBSTAT_FAILURES, ids=[c[0] for c in IBSTAT_FAILURES])
+def test_ibstat_failed_device_is_kept(case: str, text: str, expected: dict[str, Any]) -> None:
+    parsed = parse("ibstat", text)
+    assert {path: dig(parsed, path) for path in expected} == expected
+
+
+# ---- nvidia-smi topo -m (the tab-separated matrix nvidia-smi prints; legend `NICn: mlx5_n`) ----
+def _topo(gpu_affinity: tuple[str, str] = ("0-51,104-155\t0\t\tN/A", "52-103,156-207\t1\t\tN/A")) -> str:
+    return (
+        "\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+        f"GPU0\t X \tNV18\tPIX\tSYS\t{gpu_affinity[0]}\n"
+        f"GPU1\tNV18\t X \tSYS\tPIX\t{gpu_affinity[1]}\n"
+        "NIC0\tPIX\tSYS\t X \tSYS\t\t\t\t\n"
+        "NIC1\tSYS\tPIX\tSYS\t X \t\t\t\t\n"
+        "\nLegend:\n\n  X    = Self\n  PIX  = Connection traversing at most a single PCIe bridge\n\n"
+        "NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n"
+    )
+
+
+def test_nvidia_smi_topo_is_read() -> None:
+    parsed = parse("nvidia-smi-topo", _topo())
+    assert (parsed["gpus"], parsed["nics"], parsed["matrix"]["GPU1"]["NIC1"]) == (
+        ["GPU0", "GPU1"], ["mlx5_0", "mlx5_1"], "PIX",
+    )  # fmt: skip
+    assert parsed["affinity"]["GPU1"] == {
+        "CPU Affinity": "52-103,156-207",
+        "NUMA Affinity": "1",
+        "GPU NUMA ID": "N/A",
+    }
+
+
+TOPO_REFUSALS = [
+    ("NIC legend without NIC columns",
+     "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tNV18\t0-51\t0\nGPU1\tNV18\t X \t52-103\t1\n"
+     "\nNIC Legend:\n\n  NIC0: mlx5_0\n", r"line 7: the NIC legend lists NIC0 but the matrix header has no NIC column"),
+    ("cut CPU affinity value", _topo(("0-51,104-\t0\t\tN/A", "52-103,156-207\t1\t\tN/A")),
+     r"line 2: the GPU0 row: expected 4 relations .* then CPU Affinity, NUMA Affinity, GPU NUMA ID"),
+    ("affinity columns run together", _topo(("0-51,104-1550\tN/A", "52-103,156-2071\tN/A")),
+     r"line 2: the GPU0 row"),
+    ("row cut at the end", _topo().replace("NIC1\tSYS\tPIX\tSYS\t X \t\t\t\t\n", "NIC1\tSYS\tPIX\n"),
+     r"line 5: the NIC1 row"),
+    ("a device row missing", _topo().replace("GPU1\tNV18\t X \tSYS\tPIX\t52-103,156-207\t1\t\tN/A\n", ""),
+     r"header names GPU1 but the matrix has no row"),
+    ("not symmetric", _topo().replace("NIC0\tPIX\tSYS", "NIC0\tPXB\tSYS"), r"not symmetric: GPU0->NIC0 PIX"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), TOPO_REFUSALS, ids=[c[0] for c in TOPO_REFUSALS])
+def test_nvidia_smi_topo_garbled_is_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("nvidia-smi-topo", text)
