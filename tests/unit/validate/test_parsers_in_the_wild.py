@@ -319,3 +319,52 @@ TOPO_REFUSALS = [
 def test_nvidia_smi_topo_garbled_is_refused(case: str, text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("nvidia-smi-topo", text)
+
+
+# ---- Cumulus `nv show qos roce` with a description column (the Cumulus 5.x NVUE table with help
+# text: CumulusNetworks/docs cumulus-linux-55 RDMA-over-Converged-Ethernet-RoCE.md layout) ----
+NV_ROCE_DESCRIPTION = (
+    "                    operational            applied                description\n"
+    "------------------  ---------------------  ---------------------  ---------------------------------------------------\n"
+    "enable                                     on                     Turn the feature 'on' or 'off'.  The default is 'on'.\n"
+    "mode                lossless               lossless               Roce Mode\n"
+    "congestion-control\n"
+    "  congestion-mode   ecn, absolute                                 Congestion config mode\n"
+    "  enabled-tc        0,3                                           Congestion config enabled Traffic Class\n"
+    "  max-threshold     1.43 MB                                       Congestion config max-threshold\n"
+    "  probability       100\n"
+    "pfc\n"
+    "  pfc-priority      3                                             switch-prio on which PFC is enabled\n"
+    "trust\n"
+    "  trust-mode        pcp,dscp                                      Trust Setting on the port for packet classification\n"
+    "\n"
+    "RoCE PCP/DSCP->SP mapping configurations\n"
+    "===========================================\n"
+    "          pcp  dscp  switch-prio\n"
+    "    ----  ---  ----  -----------\n"
+    "    cnp   6    48    6\n"
+    "    roce  3    26    3\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("applied.enable", "on"),
+        ("applied.mode", "lossless"),
+        ("settings.congestion-control.congestion-mode", "ecn, absolute"),
+        ("settings.pfc.pfc-priority", "3"),
+        ("applied.pfc.pfc-priority", None),
+        ("description.mode", "Roce Mode"),
+        ("settings.congestion-control.probability", "100"),
+        ("dscp_to_switch_priority.1", {"pcp": "3", "dscp": "26", "switch_prio": "3"}),
+    ],
+)
+def test_nv_show_qos_roce_description_column_stays_apart(path: str, expected: Any) -> None:
+    assert dig(parse("cumulus-nv-show-qos-roce", NV_ROCE_DESCRIPTION), path) == expected
+
+
+def test_nv_show_qos_roce_unknown_first_columns_are_refused() -> None:
+    text = NV_ROCE_DESCRIPTION.replace("operational            applied", "applied                operational")
+    with pytest.raises(ParseError, match="line 1: unknown `nv show qos roce` columns"):
+        parse("cumulus-nv-show-qos-roce", text)

@@ -21,30 +21,39 @@ _SECTIONS = {
 
 
 def parse_nv_show_qos_roce(text: str) -> dict[str, Any]:
-    """{"operational": {...}, "applied": {...}, "dscp_to_switch_priority": [...], ...}.
+    """{"operational": {...}, "applied": {...}, "description": {...}?, "settings": {...},
+    "dscp_to_switch_priority": [...], ...}.
 
-    Nested keys of the first table are joined with dots (`pfc.pfc-priority`)."""
+    The first table's columns are read by the header's names over the rule's dashed runs: `operational
+    applied` (Cumulus 5.9+ docs), and `operational applied description` (Cumulus 5.x `nv show`
+    tables with help text, CumulusNetworks/docs cumulus-linux-55 RoCE page), so a description never
+    runs into the applied value. Nested keys are joined with dots (`pfc.pfc-priority`)."""
     lines = content_lines(text)
     first_rule = next((i for i, line in enumerate(lines) if is_rule(line)), None)
-    if first_rule is None or "applied" not in lines[first_rule - 1]:
+    if first_rule is None or first_rule == 0 or "applied" not in lines[first_rule - 1]:
         raise ParseError("no 'operational  applied' table: not `nv show qos roce` output")
-    result: dict[str, Any] = {"operational": {}, "applied": {}}
+    names = lines[first_rule - 1].split()
     spans = column_spans(lines[first_rule])
+    if names[:2] != ["operational", "applied"] or len(spans) != len(names) + 1:
+        raise ParseError(
+            f"line {first_rule}: unknown `nv show qos roce` columns {' '.join(names)!r} (expected "
+            "operational applied [description], over one dashed run each after the key's)"
+        )
+    result: dict[str, Any] = {name: {} for name in names}
     parent = ""
     index = first_rule + 1
     while index < len(lines) and lines[index].strip() and not _is_title(lines, index):
         line = lines[index]
         key = line[: spans[1][0]].strip()
         key = f"{parent}.{key}" if line.startswith("  ") and parent else key
-        operational = line[spans[1][0] : spans[2][0]].strip() if len(spans) > 2 else ""
-        applied = line[spans[2][0] :].strip() if len(spans) > 2 else ""
-        if not line.startswith(" ") and not operational and not applied:
+        values = {name: line[start:end].strip() for name, (start, end) in zip(names, spans[1:], strict=True)}
+        if not line.startswith(" ") and not any(values.values()):
             parent = key
         else:
             if not line.startswith(" "):
                 parent = ""
-            result["operational"][key] = operational or None
-            result["applied"][key] = applied or None
+            for name in names:
+                result[name][key] = values[name] or None
         index += 1
     _read_sections(lines[index:], result)
     # What the switch runs: the operational value where it shows one, else the applied one.
