@@ -409,8 +409,13 @@ def test_unparseable_input_raises_a_one_line_reason(tool: str, text: str) -> Non
 
 
 def test_every_registered_parser_is_exercised() -> None:
+    from tests.unit.validate.test_parsers_in_the_wild import DCB_READS
+
     exercised = (
-        {tool for tool, *_ in EDGE_CASES} | set(SAMPLE_TOOLS.values()) | set(SHOW_COMMAND_TOOLS.values())
+        {tool for tool, *_ in EDGE_CASES}
+        | set(SAMPLE_TOOLS.values())
+        | set(SHOW_COMMAND_TOOLS.values())
+        | {tool for tool, *_ in DCB_READS}
     )
     assert set(PARSERS) <= exercised
 

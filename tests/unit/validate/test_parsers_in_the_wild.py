@@ -368,3 +368,51 @@ def test_nv_show_qos_roce_unknown_first_columns_are_refused() -> None:
     text = NV_ROCE_DESCRIPTION.replace("operational            applied", "applied                operational")
     with pytest.raises(ParseError, match="line 1: unknown `nv show qos roce` columns"):
         parse("cumulus-nv-show-qos-roce", text)
+
+
+# ---- iproute2 dcb (dcb/dcb_pfc.c dcb_pfc_print, dcb/dcb_app.c dcb_app_print, etc/iproute2/
+# rt_dsfield at ee2a4a8) ----
+DCB_PFC = "pfc-cap 8 macsec-bypass off delay 0 \nprio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off \n"
+DCB_PFC_STATS = (
+    DCB_PFC + "requests 0:0 1:0 2:0 3:118 4:0 5:0 6:0 7:0 \nindications 0:0 1:0 2:0 3:97 4:0 5:0 6:0 7:0 \n"
+)
+DCB_READS: list[tuple[str, str, str, Any]] = [
+    ("dcb-pfc-show", DCB_PFC, "pfc_priorities", [3]),
+    ("dcb-pfc-show", DCB_PFC, "pfc_cap", 8),
+    ("dcb-pfc-show", DCB_PFC_STATS, "requests.3", 118),
+    ("dcb-pfc-show", DCB_PFC_STATS, "indications.3", 97),
+    ("dcb-pfc-show", '{"pfc_cap":8,"macsec_bypass":false,"delay":0,"prio_pfc":[false,false,false,true,'
+     'false,false,false,false]}', "pfc_priorities", [3]),
+    ("dcb-app-show", "dscp-prio AF31:3 CS6:6 \n", "dscp_to_priorities", {26: [3], 48: [6]}),
+    ("dcb-app-show", "dscp-prio default:0 EF:5 26:3 \n", "dscp_to_priorities", {0: [0], 46: [5], 26: [3]}),
+    ("dcb-app-show", "default-prio 0 \ndscp-prio 26:3 48:6 \nstream-port-prio 4791:3 \npcp-prio 3nd:3 3de:3 \n",
+     "pcp_prio", [[3, 3], [11, 3]]),
+    ("dcb-app-show", "ethtype-prio 8906:3 \n", "ethtype_prio", [[0x8906, 3]]),
+    ("dcb-app-show", "default-prio 0 \ndscp-prio 26:3 48:6 \n", "default_prio", [0]),
+    ("dcb-app-show", "", "dscp_prio", []),  # an empty APP table prints nothing
+    ("dcb-app-show", '{"dscp_prio":[[26,3],[48,6]],"default_prio":[0]}', "dscp_to_priorities", {26: [3], 48: [6]}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tool", "text", "path", "expected"), DCB_READS)
+def test_dcb_outputs_are_read(tool: str, text: str, path: str, expected: Any) -> None:
+    assert dig(parse(tool, text), path) == expected
+
+
+DCB_REFUSALS = [
+    ("dcb-pfc-show", DCB_PFC.replace(" 6:off 7:off ", ""), r"line 2: prio-pfc lists 6 of 8 priorities"),
+    ("dcb-pfc-show", DCB_PFC.replace("7:off", "7:o"), r"line 2: prio-pfc '7:o': expected 7:on\|off"),
+    ("dcb-pfc-show", DCB_PFC + DCB_PFC.split("\n")[1] + "\n", r"line 3: a second 'prio-pfc' line"),
+    ("dcb-pfc-show", "pfc-cap 8 macsec-bypass off delay 0 \n", r"no 'prio-pfc"),
+    ("dcb-pfc-show", "Error: Device does not exist.\n", r"line 1: dcb reports an error: Error: Device"),
+    ("dcb-app-show", "dscp-prio AF31:3 CS6:\n", r"line 1: dscp-prio 'CS6:': priority '' is not 0-7"),
+    ("dcb-app-show", "dscp-prio AF31:3 CS\n", r"line 1: dscp-prio 'CS': expected <id>:<priority>"),
+    ("dcb-app-show", "dscp-prio rdma:3\n", r"unknown dscp id 'rdma' \(iproute2 rt_dsfield names"),
+    ("dcb-app-show", "dscp-prio 64:3\n", r"unknown dscp id '64'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tool", "text", "reason"), DCB_REFUSALS)
+def test_dcb_damage_is_refused(tool: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse(tool, text)
