@@ -7,6 +7,7 @@ listed twice in one table is a duplicated capture.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -135,6 +136,8 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
     lines that name the queue or a table header alone: a port listed twice for that queue is
     refused, a repeated row of another queue goes unread; a layout without drop counters (trim,
     voq) is refused, as the drop check cannot read it."""
+    if text.lstrip().startswith("{"):
+        return _queue_counters_json(text, queue)
     queues: list[dict[str, Any]] = []
     layout: str | None = None
     columns: tuple[str, ...] = ()
@@ -218,6 +221,76 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
         raise ParseError("no 'Port TxQ Counter/pkts ...' table: not `show queue counters` output")
     if not rows_under_header and queue is None:
         raise _queue_error(text, header_line, "a `show queue counters` header with no rows under it")
+    return {"layout": layout, "queues": queues}
+
+
+# queuestat build_json field -> result key (the text layout's column keys).
+_QUEUE_JSON_FIELDS = {
+    "totalpacket": "counter_pkts",
+    "totalbytes": "counter_bytes",
+    "droppacket": "drop_pkts",
+    "dropbytes": "drop_bytes",
+    "trimpacket": "trim_pkts",
+    "trimsentpacket": "trim_sent_pkts",
+    "trimdroppacket": "trim_drop_pkts",
+    "creditWDPkts": "credit_wd_deleted_pkts",
+}
+# The field sets of each layout (build_json's branches), as the text layouts name them.
+_QUEUE_JSON_LAYOUTS = {
+    frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes"}): "standard",
+    frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes", "trimpacket", "trimsentpacket",
+               "trimdroppacket"}): "all",
+    frozenset({"trimpacket", "trimsentpacket", "trimdroppacket"}): "trim",
+    frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes", "creditWDPkts"}): "voq",
+}  # fmt: skip
+# Keys of a port's object that are no queue: when counted, when last cleared (queuestat -j).
+_QUEUE_JSON_META = frozenset({"time", "cached_time"})
+
+
+def _queue_counters_json(text: str, queue: str | None) -> dict[str, Any]:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(
+            f"show queue counters --json: not JSON (a cut capture?): {error.msg} at line {error.lineno}"
+        ) from None
+    if not isinstance(document, dict) or not document:
+        raise ParseError("show queue counters --json: not an object of ports")
+    layout: str | None = None
+    queues: list[dict[str, Any]] = []
+    for port, body in document.items():
+        if not isinstance(body, dict) or not (_PORT.match(port) or _SYSTEM_PORT.match(port)):
+            raise ParseError(f"show queue counters --json: {port!r} is not a port with queues")
+        for name, counters in body.items():
+            if name in _QUEUE_JSON_META:
+                continue
+            if not _QUEUE_NAME.match(name) or not isinstance(counters, dict):
+                raise ParseError(f"show queue counters --json: {port} {name!r} is not a queue's counters")
+            found = _QUEUE_JSON_LAYOUTS.get(frozenset(counters))
+            if found is None or (layout is not None and found != layout):
+                raise ParseError(
+                    f"show queue counters --json: {port} {name} has fields {', '.join(sorted(counters))} "
+                    f"(expected one queuestat layout: {', '.join(sorted(_QUEUE_JSON_FIELDS))})"
+                )
+            layout = found
+            row: dict[str, Any] = {"port": port, "queue": name}
+            for field, value in counters.items():
+                if isinstance(value, str) and value.isdigit():
+                    row[_QUEUE_JSON_FIELDS[field]] = int(value)
+                elif value == "N/A":
+                    row[_QUEUE_JSON_FIELDS[field]] = None
+                else:
+                    raise ParseError(
+                        f"show queue counters --json: {port} {name} {field}: {value!r} is not a count"
+                    )
+            if queue is None or name == queue:
+                queues.append(row)
+    if layout is None:
+        raise ParseError("show queue counters --json: no port lists a queue")
+    if queue is not None and (layout == "voq" or layout == "trim"):
+        raise ParseError(
+            f"a `show queue counters --{layout} --json` capture has no egress drop counts for {queue}"
+        )
     return {"layout": layout, "queues": queues}
 
 

@@ -7,6 +7,7 @@ Counters come from SwitchState.counters, which tests set.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gpunet.lab.switchsim.state import SwitchState
@@ -194,17 +195,44 @@ def sonic_pfc_priority(state: SwitchState) -> str:
     return "\n".join(rows)
 
 
-def sonic_queue_counters(state: SwitchState) -> str:
-    rows = [
-        "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes",
-        "---------  -----  --------------  ---------------  -----------  ------------",
-    ]
+def sonic_queue_counters(state: SwitchState, as_json: bool = False) -> str:
+    """`show queue counters [--json]` as sonic-utilities `scripts/queuestat` prints it (std_header;
+    one tabulate table per port, each followed by a blank line; the `For namespace <ns>:` line the
+    202411 release puts before each table is not printed: this models the releases before it).
+    `--json` (queuestat -j, build_json + json_dump: keys sorted, indent 2, counts as strings, the
+    port's `time`). Transmitted packets from `tx_queue`, drops from `tx_drop` (absent = 0), bytes
+    are packets x 1024: the same counters the EOS and Junos formatters print."""
+    if as_json:
+        document: dict[str, dict[str, object]] = {}
+        for port in state.ports:
+            counters = state.counters[port]
+            drops = counters.get("tx_drop", [0] * 8)
+            entry: dict[str, object] = {"time": "2026-12-02T00:00:00"}
+            for queue, packets in enumerate(counters["tx_queue"]):
+                entry[f"UC{queue}"] = {
+                    "totalpacket": str(packets),
+                    "totalbytes": str(packets * 1024),
+                    "droppacket": str(drops[queue]),
+                    "dropbytes": str(drops[queue] * 1024),
+                }
+            document[port] = entry
+        return json.dumps(document, sort_keys=True, indent=2)
+    tables = []
     for port in state.ports:
-        for queue, packets in enumerate(state.counters[port]["tx_queue"]):
+        counters = state.counters[port]
+        drops = counters.get("tx_drop", [0] * 8)
+        rows = [
+            "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes",
+            "---------  -----  --------------  ---------------  -----------  ------------",
+        ]
+        for queue, packets in enumerate(counters["tx_queue"]):
+            dropped = drops[queue]
             rows.append(
-                f"{port:>9}  {'UC' + str(queue):>5}  {packets:>14}  {packets * 1024:>15}  {0:>11}  {0:>12}"
+                f"{port:>9}  {'UC' + str(queue):>5}  {packets:>14}  {packets * 1024:>15}  {dropped:>11}  "
+                f"{dropped * 1024:>12}"
             )
-    return "\n".join(rows)
+        tables.append("\n".join(rows) + "\n")
+    return "\n".join(tables)
 
 
 def junos_pfc(state: SwitchState, port: str | None = None) -> str:

@@ -1,0 +1,162 @@
+"""Structured switch output (issue 29): collected where the OS has it, the text command as the
+fallback, the form recorded beside each capture; parsed with the vendor's field names; the
+simulator serves both forms from the same counters."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpunet.lab.switchsim.personalities.showpfc import sonic_queue_counters
+from gpunet.lab.switchsim.personalities.sonic import SonicPersonality
+from gpunet.lab.switchsim.state import SwitchState
+from gpunet.model.fabric import Switch
+from gpunet.validate import switch_collect
+from gpunet.validate.checks.switch import SWITCH_COMMANDS
+from gpunet.validate.parsers import ParseError, parse
+from tests.unit.validate.test_parsers import dig
+
+TOOL = "sonic-show-queue-counters"
+
+
+def _state(drops: dict[str, list[int]]) -> SwitchState:
+    state = SwitchState(platform="sonic", hostname="leaf07", ports=["Ethernet0", "Ethernet4", "Ethernet8"])
+    for index, port in enumerate(state.ports):
+        state.counters[port]["tx_queue"] = [12 * (index + 1) + queue for queue in range(8)]
+        if port in drops:
+            state.counters[port]["tx_drop"] = drops[port]
+    return state
+
+
+@pytest.mark.parametrize(
+    "drops",
+    [
+        {},
+        {"Ethernet4": [0, 0, 0, 311, 0, 0, 0, 0]},
+        {"Ethernet0": [1] * 8, "Ethernet8": [0, 0, 0, 9, 0, 0, 5, 0]},
+    ],
+)
+@pytest.mark.parametrize("subset", [None, "UC3", "UC6"])
+def test_the_simulator_serves_both_forms_from_the_same_counters(drops: dict, subset: str | None) -> None:
+    state = _state(drops)
+    text, document = sonic_queue_counters(state), sonic_queue_counters(state, as_json=True)
+    assert json.loads(document)  # a JSON document, keys sorted as queuestat's json_dump prints
+    assert parse(TOOL, document, subset) == parse(TOOL, text, subset)
+    expected = drops.get("Ethernet4", [0] * 8)[3]
+    assert dig(parse(TOOL, document, "UC3"), "queues.1.drop_pkts") == expected
+
+
+def test_the_simulator_refuses_an_option_it_does_not_have() -> None:
+    personality = SonicPersonality.__new__(SonicPersonality)
+    personality.state = _state({})
+    assert "Error: No such option: --voq" in personality._show_queue_counters(["--voq"])
+    assert json.loads(personality._show_queue_counters(["-j"]))["Ethernet0"]["UC3"]["totalpacket"] == "15"
+
+
+# queuestat -j as sonic-utilities tests/queue_counter_test.py and queuestat_input show it (our values).
+_JSON_STD = {
+    "Ethernet0": {
+        "UC3": {"dropbytes": "1536", "droppacket": "12", "totalbytes": "901200", "totalpacket": "7100"},
+        "ALL20": {"dropbytes": "N/A", "droppacket": "N/A", "totalbytes": "N/A", "totalpacket": "N/A"},
+        "time": "2026-12-02T21:14:05.123456",
+    },
+    "Ethernet4": {
+        "cached_time": "2026-12-02T20:00:00",
+        "UC3": {"dropbytes": "0", "droppacket": "0", "totalbytes": "5120", "totalpacket": "5"},
+    },
+}
+_TRIM = {"trimpacket": "40", "trimsentpacket": "38", "trimdroppacket": "2"}
+_JSON_ALL = {"Ethernet0": {"UC3": {**_JSON_STD["Ethernet0"]["UC3"], **_TRIM}}}
+_JSON_VOQ = {"testsw|Ethernet0": {"VOQ3": {**_JSON_STD["Ethernet0"]["UC3"], "creditWDPkts": "3"}}}
+JSON_READS: list[tuple[dict, str | None, str, Any]] = [
+    (_JSON_STD, None, "layout", "standard"),
+    (_JSON_STD, None, "queues.0", {"port": "Ethernet0", "queue": "UC3", "counter_pkts": 7100,
+                                   "counter_bytes": 901200, "drop_pkts": 12, "drop_bytes": 1536}),
+    (_JSON_STD, None, "queues.1.drop_pkts", None),
+    (_JSON_STD, "UC3", "queues.1.port", "Ethernet4"),
+    (_JSON_ALL, None, "queues.0.trim_drop_pkts", 2),
+    (_JSON_ALL, "UC3", "layout", "all"),
+    (_JSON_VOQ, None, "queues.0.credit_wd_deleted_pkts", 3),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("document", "subset", "path", "expected"), JSON_READS)
+def test_queue_counters_json_is_read_by_queuestat_field_names(
+    document: dict, subset: str | None, path: str, expected: Any
+) -> None:
+    assert dig(parse(TOOL, json.dumps(document, indent=2), subset), path) == expected
+
+
+JSON_REFUSALS = [
+    (json.dumps(_JSON_STD, indent=2)[:-40], None, r"--json: not JSON \(a cut capture\?\)"),
+    (json.dumps({"Ethernet0": {"UC3": {"totalpacket": "1"}}}), None, r"Ethernet0 UC3 has fields totalpacket"),
+    (json.dumps({"Ethernet0": {"UC3": {**_JSON_STD["Ethernet0"]["UC3"], "droppacket": "7.5"}}}), None,
+     r"Ethernet0 UC3 droppacket: '7.5' is not a count"),
+    (json.dumps(_JSON_VOQ), "UC3", r"--voq --json.*no egress drop counts"),
+    (json.dumps({"Ethernet0": {"time": "x"}}), None, r"no port lists a queue"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "subset", "reason"), JSON_REFUSALS)
+def test_damaged_queue_counters_json_is_refused(text: str, subset: str | None, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse(TOOL, text, subset)
+
+
+class _Session:
+    """A switch session that answers each command from a table (what a given release prints)."""
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        self.answers, self.sent = answers, []
+
+    def send_command(self, command: str, read_timeout: int) -> str:
+        self.sent.append(command)
+        return self.answers.get(command, "")
+
+    def disconnect(self) -> None:
+        pass
+
+
+_TEXT = sonic_queue_counters(_state({}))
+_JSON = sonic_queue_counters(_state({}), as_json=True)
+_REFUSED = "Usage: show queue counters [OPTIONS] [INTERFACE_NAME]\n\nError: No such option: --json"
+COLLECTIONS = [
+    ("202106 and later", {"show queue counters --json": _JSON}, "json", _JSON, None),
+    ("before 202106", {"show queue counters --json": _REFUSED, "show queue counters": _TEXT}, "text", _TEXT,
+     "show queue counters --json: Usage: show queue counters [OPTIONS] [INTERFACE_NAME]"),
+    ("a cut JSON answer", {"show queue counters --json": _JSON[:50], "show queue counters": _TEXT}, "text",
+     _TEXT, "show queue counters --json: {"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("case", "answers", "form", "saved", "refused"), COLLECTIONS, ids=[c[0] for c in COLLECTIONS]
+)
+def test_collection_prefers_the_structured_form_and_records_it(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    case: str,
+    answers: dict,
+    form: str,
+    saved: str,
+    refused: str | None,
+) -> None:
+    session = _Session(answers)
+    monkeypatch.setattr(switch_collect, "open_session", lambda *args, **kwargs: session)
+    switch = Switch("leaf07", "sonic", "leaf", "127.0.0.1", 22, (), mgmt_user="admin")
+    switch_collect.collect_switch_show(
+        switch, "pw", "after", tmp_path, host_key_checking=False, known_hosts=None
+    )
+    folder = tmp_path / "switches" / "leaf07" / "after"
+    forms = json.loads((folder / switch_collect.FORMS_FILE).read_text())
+    assert forms[TOOL]["form"] == form
+    assert forms[TOOL].get("structured_refused") == refused
+    assert (folder / f"{TOOL}.txt").read_text().rstrip("\n") == saved.rstrip("\n")
+    # The other SONiC commands have no structured form: text, asked once each.
+    assert {tool: forms[tool]["form"] for tool in SWITCH_COMMANDS["sonic"] if tool != TOOL} == dict.fromkeys(
+        set(SWITCH_COMMANDS["sonic"]) - {TOOL}, "text"
+    )
+    assert parse(TOOL, (folder / f"{TOOL}.txt").read_text()) == parse(TOOL, _TEXT)
