@@ -160,3 +160,90 @@ def test_collection_prefers_the_structured_form_and_records_it(
         set(SWITCH_COMMANDS["sonic"]) - {TOOL}, "text"
     )
     assert parse(TOOL, (folder / f"{TOOL}.txt").read_text()) == parse(TOOL, _TEXT)
+
+
+# ---- Junos `show interfaces queue | display json` (a Junos 17.2R1 reply's shape: opendaylight/nic
+# InterfaceInformationTest; element names: czerwonk/junos_exporter interfacequeue/rpc.go) ----
+def _d(value: object) -> list[dict[str, str]]:
+    return [{"data": str(value)}]
+
+
+_JUNOS_QUEUE = {
+    "queue-number": _d(3),
+    "forwarding-class-name": _d("no-loss"),
+    "queue-counters-queued-packets": _d(7730103),
+    "queue-counters-trans-packets": _d(7730062),
+    "queue-counters-tail-drop-packets": _d(41),
+    "queue-counters-red-packets": _d(0),
+    "queue-counters-total-drop-packets": _d(41),
+}
+_JUNOS_NA = {
+    "queue-number": _d(0),
+    "forwarding-class-name": _d("best-effort"),
+    "queue-counters-queued-packets": _d(10),
+    "queue-counters-trans-packets": _d(10),
+    "queue-counters-tail-drop-packets-na": _d("Not Available"),
+}
+JUNOS_JSON = {
+    "interface-information": [
+        {
+            "attributes": {"xmlns": "http://xml.juniper.net/junos/17.2R1/junos-interface"},
+            "physical-interface": [
+                {},
+                {"name": _d("et-6/0/1"), "queue-counters": [{"queue": [_JUNOS_NA, _JUNOS_QUEUE]}]},
+                {},
+            ],
+        }
+    ]
+}
+JUNOS_READS = [
+    ("interfaces.et-6/0/1.queues.3.tail_dropped_packets", 41),
+    ("interfaces.et-6/0/1.queues.3.transmitted_packets", 7730062),
+    ("interfaces.et-6/0/1.queues.3.forwarding_class", "no-loss"),
+    ("interfaces.et-6/0/1.queues.0.tail_dropped_packets", None),
+]
+
+
+@pytest.mark.parametrize(("path", "expected"), JUNOS_READS)
+def test_junos_display_json_is_read_by_its_element_names(path: str, expected: Any) -> None:
+    assert dig(parse("junos-show-interfaces-queue", json.dumps(JUNOS_JSON)), path) == expected
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        ({"interface-information": []}, r"no interface-information"),
+        ({"interface-information": [{"physical-interface": [{}]}]}, r"no physical-interface with queues"),
+        (
+            {"interface-information": [{"physical-interface": [{"name": _d("et-0/0/0"), "queue-counters": [
+                {"queue": [{k: v for k, v in _JUNOS_QUEUE.items() if "trans" not in k}]}]}]}]},
+            r"et-0/0/0 queue 3 has no queue-counters-trans-packets",
+        ),
+        (
+            {"interface-information": [{"physical-interface": [{"name": _d("et-0/0/0"), "queue-counters": [
+                {"queue": [{**_JUNOS_QUEUE, "queue-counters-tail-drop-packets": _d("4x")}]}]}]}]},
+            r"queue-counters-tail-drop-packets: '4x' is not a count",
+        ),
+    ],
+)  # fmt: skip
+def test_damaged_junos_display_json_is_refused(document: dict, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("junos-show-interfaces-queue", json.dumps(document))
+
+
+def test_the_simulator_serves_junos_queues_in_both_forms_from_the_same_counters() -> None:
+    from gpunet.lab.switchsim.personalities.queue_counters import (
+        junos_interfaces_queue,
+        junos_interfaces_queue_json,
+    )
+    from gpunet.validate.checks.switch import per_queue
+
+    rows = [
+        (p, q, 100 * q + 1, 7 if (p, q) == ("et-0/0/1", 3) else 0, 5)
+        for p in ("et-0/0/0", "et-0/0/1")
+        for q in range(8)
+    ]
+    text = parse("junos-show-interfaces-queue", junos_interfaces_queue(rows, 3))
+    document = parse("junos-show-interfaces-queue", junos_interfaces_queue_json(rows, 3))
+    assert per_queue(document, "drops") == per_queue(text, "drops")
+    assert per_queue(document, "drops")[("et-0/0/1", 3)] == 7
