@@ -453,6 +453,8 @@ SHOW_COMMAND_TOOLS = {
     "show pfc counters": "sonic-show-pfc-counters",
     "show pfc priority": "sonic-show-pfc-priority",
     "show queue counters": "sonic-show-queue-counters",
+    "show queue counters --json": "sonic-show-queue-counters",
+    "show interfaces queue et-0/0/0 | display json": "junos-show-interfaces-queue",
     "show interfaces et-0/0/0 extensive": "junos-show-interfaces-extensive",
     "nv show qos roce": "cumulus-nv-show-qos-roce",
     "show ecn": "sonic-show-ecn",
@@ -469,6 +471,16 @@ SHOW_COMMAND_TOOLS = {
 SHOW_COMMAND_FACTS = {
     "show interfaces counters queue detail | json": (
         "queues.1", {"port": "Ethernet1/1", "queue": 3, "tx_packets": None, "drop_packets": 42}
+    ),
+    "show queue counters --json": (
+        "queues.3", {"port": "Ethernet0", "queue": "UC3", "counter_pkts": 981234, "counter_bytes": 1004783616,
+                     "drop_pkts": 0, "drop_bytes": 0}
+    ),
+    "show interfaces queue et-0/0/0 | display json": (
+        "interfaces.et-0/0/0.queues.3",
+        {"forwarding_class": "no-loss", "forwarding_classes": ["no-loss"], "queued_packets": 981234,
+         "transmitted_packets": 981234, "tail_dropped_packets": 0, "red_dropped_packets": 0,
+         "total_dropped_packets": 0},
     ),
     "show qos interfaces ecn counters queue | json": (
         "queues", [{"port": "Ethernet1/1", "queue": 0, "ecn_marked_packets": None},
