@@ -145,6 +145,9 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
     rows_under_header = 0
     seen: set[tuple[str, str]] = set()
     ports: dict[str, bool] = {}  # name -> a port's name: each port has a row per queue
+    names: dict[str, bool] = {}  # queue name -> valid: each queue name comes once per port
+    as_int = _Integers().__getitem__  # each distinct count converted once (most are 0)
+    width, keys = 0, ("port", "queue")
     lines = text.splitlines()
     if queue is not None:
         # The largest capture of a fabric: a row per port and queue (1,024 for 128 ports and 8
@@ -183,6 +186,7 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
             if queue is not None and "Drop/pkts" not in tokens:
                 raise ParseError(f"a `show queue counters --{found}` capture has no Drop/pkts column")
             layout, columns = found, tuple(_QUEUE_COLUMNS[c] for c in tokens[2:])
+            width, keys = len(columns) + 2, ("port", "queue", *columns)
             header_line, rows_under_header, reading = line, 0, True
             continue
         if first in _OTHER_HEADERS:
@@ -190,10 +194,12 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
             continue
         if not reading:
             continue
+        # The dicts answer for names seen before (a port has a row per queue, a queue name comes
+        # once per port); the functions match a new name once.
         if (
-            len(tokens) != len(columns) + 2
-            or not _is_queue_port(first, ports)
-            or not _QUEUE_NAME.match(tokens[1])
+            len(tokens) != width
+            or not (ports.get(first) or _is_queue_port(first, ports))
+            or not (names.get(tokens[1]) or _is_queue_name(tokens[1], names))
         ):
             if is_rule(line):
                 continue
@@ -209,7 +215,11 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
         seen.add(key)
         rows_under_header += 1
         if queue is None or tokens[1] == queue:
-            queues.append(_queue_row(first, tokens[1], columns, tokens[2:], text, line))
+            values = tokens[2:]
+            if "".join(values).isdigit():  # the usual row: every count plain digits, in one pass
+                queues.append(dict(zip(keys, [first, tokens[1], *map(as_int, values)], strict=True)))
+            else:
+                queues.append(_queue_row(first, tokens[1], columns, values, text, line))
     if layout is None and unknown:
         raise _queue_error(
             text,
@@ -315,6 +325,13 @@ def _queue_error(text: str, line: str, why: str) -> ParseError:
     at = text.find(line)
     number_ = text.count("\n", 0, at) + 1 if at >= 0 else 0
     return ParseError(f"line {number_}: {why}")
+
+
+def _is_queue_name(name: str, known: dict[str, bool]) -> bool:
+    found = known.get(name)
+    if found is None:
+        found = known[name] = bool(_QUEUE_NAME.match(name))
+    return found
 
 
 def _is_queue_port(name: str, known: dict[str, bool]) -> bool:
