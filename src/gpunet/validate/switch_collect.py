@@ -58,6 +58,10 @@ STRUCTURED_COMMANDS: dict[str, dict[str, str]] = {
     # #1505 (commit d5f5382, 2021-04): releases from 202106. `show pfc counters`, `show pfc
     # priority` and `show ecn` have no JSON option (show/main.py at 691b1bb): text only.
     "sonic": {"sonic-show-queue-counters": "show queue counters --json"},
+    # NVUE `nv show ... -o json` (`--output json`: CumulusNetworks/docs cumulus-linux-55
+    # NVUE-CLI.md, "Output Options"), shaped by NVIDIA's NVUE OpenAPI spec (5.3.0 in
+    # ../shared/vendor-schemas/nvue): Cumulus Linux 5.x.
+    "cumulus": {"cumulus-nv-show-qos-roce": "nv show qos roce -o json"},
 }
 FORMS_FILE = "capture-forms.json"
 

@@ -454,6 +454,7 @@ SHOW_COMMAND_TOOLS = {
     "show pfc priority": "sonic-show-pfc-priority",
     "show queue counters": "sonic-show-queue-counters",
     "show queue counters --json": "sonic-show-queue-counters",
+    "nv show qos roce -o json": "cumulus-nv-show-qos-roce",
     "show interfaces queue et-0/0/0 | display json": "junos-show-interfaces-queue",
     "show interfaces et-0/0/0 extensive": "junos-show-interfaces-extensive",
     "nv show qos roce": "cumulus-nv-show-qos-roce",
@@ -472,6 +473,7 @@ SHOW_COMMAND_FACTS = {
     "show interfaces counters queue detail | json": (
         "queues.1", {"port": "Ethernet1/1", "queue": 3, "tx_packets": None, "drop_packets": 42}
     ),
+    "nv show qos roce -o json": ("settings.congestion-control.max-threshold", "1536000"),
     "show queue counters --json": (
         "queues.3", {"port": "Ethernet0", "queue": "UC3", "counter_pkts": 981234, "counter_bytes": 1004783616,
                      "drop_pkts": 0, "drop_bytes": 0}

@@ -416,3 +416,10 @@ DCB_REFUSALS = [
 def test_dcb_damage_is_refused(tool: str, text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse(tool, text)
+
+
+def test_nv_show_qos_roce_empty_cell_does_not_shift_the_row() -> None:
+    # A switch priority no DSCP maps to prints an empty dscp cell; its switch-prio stays its own.
+    text = NV_ROCE_DESCRIPTION.replace("    roce  3    26    3\n", "    roce  3          3\n")
+    rows = parse("cumulus-nv-show-qos-roce", text)["dscp_to_switch_priority"]
+    assert rows[1] == {"pcp": "3", "dscp": None, "switch_prio": "3"}

@@ -247,3 +247,75 @@ def test_the_simulator_serves_junos_queues_in_both_forms_from_the_same_counters(
     document = parse("junos-show-interfaces-queue", junos_interfaces_queue_json(rows, 3))
     assert per_queue(document, "drops") == per_queue(text, "drops")
     assert per_queue(document, "drops")[("et-0/0/1", 3)] == 7
+
+
+# ---- Cumulus `nv show qos roce -o json` (NVUE OpenAPI 5.3.0 `cue-show-schema-roce-roce`) ----
+_NV_CONFIG = [
+    "nv set qos pfc default-global switch-priority 3",
+    "nv set qos pfc default-global rx enable",
+    "nv set qos pfc default-global tx enable",
+    "nv set qos congestion-control default-global traffic-class 3 ecn enable",
+    "nv set qos congestion-control default-global traffic-class 3 min-threshold 153600",
+    "nv set qos congestion-control default-global traffic-class 3 max-threshold 1536000",
+    "nv set qos mapping default-global trust l3",
+    "nv set qos mapping default-global dscp 26 switch-priority 3",
+]
+# What the switch checks read from `settings`, in both forms.
+_NV_KEYS = ("pfc.pfc-priority", "pfc.rx-enabled", "congestion-control.congestion-mode",
+            "congestion-control.enabled-tc", "trust.trust-mode", "mode")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "config", [_NV_CONFIG, _NV_CONFIG[:3], []], ids=["pfc-and-ecn", "pfc-only", "factory"]
+)
+def test_the_simulator_serves_nv_show_qos_roce_in_both_forms(config: list[str]) -> None:
+    from gpunet.lab.switchsim.personalities.showpfc import cumulus_qos_roce, cumulus_qos_roce_json
+
+    state = SwitchState(platform="cumulus", hostname="leaf05", ports=["swp1"])
+    state.config = list(config)
+    text = parse("cumulus-nv-show-qos-roce", cumulus_qos_roce(state))
+    document = parse("cumulus-nv-show-qos-roce", cumulus_qos_roce_json(state))
+    assert document["form"] == "json"
+    assert {k: document["settings"].get(k) for k in _NV_KEYS} == {
+        k: text["settings"].get(k) for k in _NV_KEYS
+    }
+    assert document["dscp_to_switch_priority"] == text["dscp_to_switch_priority"]
+    assert document["switch_priority_to_tc"] == text["switch_priority_to_tc"]
+
+
+NV_JSON = {
+    "enable": "on",
+    "mode": "lossless",
+    "pfc": {"pfc-priority": "3", "rx-enabled": "enabled", "tx-enabled": "enabled"},
+    "congestion-control": {"congestion-mode": "ECN", "enabled-tc": "0,3", "min-threshold": 153600,
+                           "max-threshold": 1536000},
+    "trust": {"trust-mode": "pcp,dscp"},
+    "prio-map": {"3": {"pcp": 3, "dscp": "24,25,26,27", "switch-prio": 3}},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("settings.pfc.pfc-priority", "3"),
+        ("settings.congestion-control.min-threshold", "153600"),
+        ("settings.mode", "lossless"),
+        ("dscp_to_switch_priority.0", {"pcp": "3", "dscp": "24,25,26,27", "switch_prio": "3"}),
+    ],
+)
+def test_nv_show_qos_roce_json_is_read_by_the_openapi_names(path: str, expected: Any) -> None:
+    assert dig(parse("cumulus-nv-show-qos-roce", json.dumps(NV_JSON, indent=2)), path) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (json.dumps(NV_JSON)[:-30], r"-o json: not JSON \(a cut capture\?\)"),
+        (json.dumps({"interface": {}}), r"no mode or pfc"),
+        (json.dumps({**NV_JSON, "prio-map": {"3": "x"}}), r"prio-map is not a collection of objects"),
+        (json.dumps({**NV_JSON, "pfc": {"pfc-priority": ["3"]}}), r"pfc.pfc-priority is not a value"),
+    ],
+)
+def test_damaged_nv_show_qos_roce_json_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("cumulus-nv-show-qos-roce", text)
