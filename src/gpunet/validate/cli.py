@@ -147,7 +147,8 @@ def _judge_and_report(args: argparse.Namespace, catalog: Catalog, folder: Path) 
 def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
     from gpunet.model.check import load_fabric
     from gpunet.model.errors import InventoryInvalidError
-    from gpunet.validate.runner import run_verify_playbook
+    from gpunet.validate.limit import left_out_by_collection, write_left_out
+    from gpunet.validate.runner import PLAYBOOK, run_collection
 
     try:
         fabric = load_fabric(args.inventory, args.vault_password_file)
@@ -163,13 +164,30 @@ def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
         return None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder = Path(args.artifacts or f"artifacts/{fabric.name}-{stamp}")
-    build_manifest(fabric, thresholds, args.pair_mode, limit).write(folder)
+    manifest = build_manifest(fabric, thresholds, args.pair_mode, limit)
+    manifest.write(folder)
+    if limit:
+        # The pairs and runs of the limited hosts whose other end is outside the limit cannot run:
+        # each is listed (limit.json) and judged `not checked`, never dropped silently.
+        full = build_manifest(fabric, thresholds, args.pair_mode)
+        write_left_out(folder, limit, left_out_by_collection(full, manifest, limit))
     # --limit names GPU hosts; the switches' counters are still wanted around their traffic.
     ansible_limit = f"{args.limit},switches" if args.limit else None
-    rc = run_verify_playbook(args.inventory, folder, ansible_limit, args.vault_password_file, args.quiet)
-    record_collection(folder, rc)
-    if rc != 0:
-        print(f"gpunet-validate: verify playbook exited {rc}; judging what was collected", file=sys.stderr)
+    run = run_collection(args.inventory, folder, ansible_limit, args.vault_password_file, args.quiet)
+    record_collection(folder, run.rc)
+    if run.failed_before_collecting:
+        if not run.no_playbook:  # run_collection said where it looked for the playbook
+            where = f"; its output: {run.stdout}" if run.stdout else ""
+            print(
+                f"gpunet-validate: the collection playbook {PLAYBOOK} failed before collecting anything "
+                f"(exit {run.rc}): {run.first_error or 'no error line printed'}{where}",
+                file=sys.stderr,
+            )
+        return None
+    if run.rc != 0:
+        print(
+            f"gpunet-validate: verify playbook exited {run.rc}; judging what was collected", file=sys.stderr
+        )
     return folder
 
 

@@ -18,7 +18,7 @@ from gpunet.validate.batches import (
 from gpunet.validate.checks import CHECKS, Catalog, load_catalog
 from gpunet.validate.checks.traffic import PairBandwidth, PairMeasurement, bandwidth_matrix
 from gpunet.validate.coverage import add_not_checked, collapse_unreachable, unreachable_hosts
-from gpunet.validate.limit import limit_manifest
+from gpunet.validate.limit import Limit, apply_limit, left_out_results, without_partner_results
 from gpunet.validate.manifest import Manifest, read_manifest
 from gpunet.validate.results import Measurement, Result, ResultRow, Status, as_rows, from_rows
 
@@ -46,8 +46,10 @@ def judge(
     (for the Prometheus report), while their files are parsed anyway."""
     catalog = catalog or load_catalog()
     manifest = read_manifest(folder)
+    limited: Limit | None = None
     if limit:
-        manifest = limit_manifest(manifest, limit)
+        limited = apply_limit(manifest, limit)
+        manifest = limited.manifest
     # Catalog overrides win over the thresholds the manifest was written with.
     manifest = replace(manifest, thresholds=catalog.thresholds(manifest.thresholds))
     checks = list(catalog.checks)
@@ -80,6 +82,10 @@ def judge(
     results = [result for name in checks for result in by_check[name]]
     results = collapse_unreachable(results, unreachable_hosts(folder, manifest), manifest)
     results = add_not_checked(results, manifest, catalog.checks)
+    if limited is not None:
+        results = without_partner_results(results, limited)
+    # What a limited collection could not run (limit.json), whether or not this judging is limited.
+    results += left_out_results(folder, catalog.checks)
     measurements = [measurement for name in checks for measurement in measured.get(name, ())]
     return Verdict(results, manifest, matrix, folder, measurements)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +35,35 @@ _HOST_EVENTS = {
 }
 
 
+@dataclass(frozen=True)
+class PlaybookRun:
+    """How a collection run ended: its exit status, whether any host task ran, and the first
+    error line the playbook printed (where ansible-runner kept its stdout)."""
+
+    rc: int
+    host_events: int = 0
+    first_error: str | None = None
+    stdout: Path | None = None
+    no_playbook: bool = False
+
+    @property
+    def failed_before_collecting(self) -> bool:
+        """The playbook stopped before any task ran on a host (a vault, inventory, syntax or
+        collection error): nothing was collected, so there is nothing to judge."""
+        return self.no_playbook or (self.rc != 0 and self.host_events == 0)
+
+
 def run_verify_playbook(
     inventory: str, artifacts: Path, limit: str | None, vault_password_file: str | None, quiet: bool = False
 ) -> int:
     """ansible-playbook verify.yml; returns its exit status. Collection problems become check errors later."""
+    return run_collection(inventory, artifacts, limit, vault_password_file, quiet).rc
+
+
+def run_collection(
+    inventory: str, artifacts: Path, limit: str | None, vault_password_file: str | None, quiet: bool = False
+) -> PlaybookRun:
+    """ansible-playbook verify.yml through ansible-runner: how it ended (PlaybookRun)."""
     import ansible_runner  # imported here: --from-artifacts must work without Ansible's import cost
 
     project = project_dir()
@@ -46,13 +73,16 @@ def run_verify_playbook(
             f"or set {PROJECT_DIR_VARIABLE} to one",
             file=sys.stderr,
         )
-        return EXIT_NO_PLAYBOOK
-    cmdline = ["--vault-password-file", vault_password_file] if vault_password_file else []
+        return PlaybookRun(EXIT_NO_PLAYBOOK, no_playbook=True)
+    # ansible-playbook runs in the project folder: a relative vault password file is the caller's.
+    vault = str(Path(vault_password_file).resolve()) if vault_password_file else None
+    cmdline = ["--vault-password-file", vault] if vault else []
     # ansible-runner keeps its job events here, next to what they produced.
     private_data_dir = artifacts / ".runner"
     private_data_dir.mkdir(parents=True, exist_ok=True)
     unreachable: dict[str, str] = {}
-    on_event = event_handler(unreachable, show=not quiet and shown_on_terminal())
+    host_events = [0]
+    on_event = event_handler(unreachable, show=not quiet and shown_on_terminal(), host_events=host_events)
     runner = ansible_runner.run(
         private_data_dir=str(private_data_dir),
         project_dir=str(project),
@@ -66,15 +96,50 @@ def run_verify_playbook(
         quiet=True,
     )
     write_unreachable(artifacts, unreachable)
-    return int(runner.rc)
+    rc = int(runner.rc)
+    stdout = _stdout_path(runner)
+    first_error = None
+    if rc and stdout:
+        # ansible-runner merges stderr into stdout, except in its subprocess mode (a stderr file).
+        stderr = stdout.with_name("stderr")
+        text = stdout.read_text(errors="replace")
+        first_error = first_error_line(
+            text + ("\n" + stderr.read_text(errors="replace") if stderr.is_file() else "")
+        )
+    return PlaybookRun(rc, host_events[0], first_error, stdout)
 
 
-def event_handler(unreachable: dict[str, str], show: bool) -> Callable[[dict[str, Any]], bool]:
-    """ansible-runner's event callback: note unreachable hosts always; print plays, tasks and
-    host outcomes on stderr only when `show` (a terminal, not --quiet), like every progress line."""
+def _stdout_path(runner: Any) -> Path | None:
+    """Where ansible-runner wrote the playbook's stdout (artifacts/<ident>/stdout), if it did."""
+    folder = getattr(getattr(runner, "config", None), "artifact_dir", None)
+    path = Path(folder) / "stdout" if folder else None
+    return path if path is not None and path.is_file() else None
+
+
+# ansible-core 2.19 prints `[ERROR]: ...`, earlier releases `ERROR! ...`.
+_ERROR_LINE = re.compile(r"^\s*(\[ERROR\]:?|ERROR!)\s*(?P<message>.*)$")
+
+
+def first_error_line(stdout: str) -> str | None:
+    """The playbook's first error line; else its last non-empty line; None for empty output."""
+    lines = [line.strip() for line in stdout.splitlines() if line.strip()]
+    for line in lines:
+        if match := _ERROR_LINE.match(line):
+            return match["message"] or line
+    return lines[-1] if lines else None
+
+
+def event_handler(
+    unreachable: dict[str, str], show: bool, host_events: list[int] | None = None
+) -> Callable[[dict[str, Any]], bool]:
+    """ansible-runner's event callback: note unreachable hosts always, and count host outcomes in
+    `host_events[0]`; print plays, tasks and host outcomes on stderr only when `show` (a terminal,
+    not --quiet), like every progress line."""
 
     def on_event(event: dict[str, Any]) -> bool:
         note_unreachable(event, unreachable)
+        if host_events is not None and event.get("event") in _HOST_EVENTS:
+            host_events[0] += 1
         return _show_progress(event) if show else True
 
     return on_event

@@ -484,7 +484,6 @@ _MULTI = (
     "Ethernet0    MC3               1              100            0             0\n"
     "  Ethernet4  UC3             200           204800          N/A             0\n"
     "Ethernet8    UC3      1,234        99               2      3\n"
-    "not a row UC3\n"
     "PortChannel1 UC3               9              900            0             0\n"
 )
 QUEUE_TABLES = [
@@ -526,6 +525,9 @@ QUEUE_REFUSALS = [
     (_TWICE_MC3, None, "Ethernet0 MC3 is listed twice"),
     (_TWICE_MC3, "MC3", "Ethernet0 MC3 is listed twice"),
     (_TWICE_MC3, "UC3", None),
+    # A stray line inside a table is a damaged capture, in the whole parse and in the subset.
+    (_MULTI + "not a row UC3\n", None, "line 9: expected a row of 6 fields"),
+    (_MULTI + "not a row UC3\n", "UC3", "line 9: expected a row of 6 fields"),
 ]
 
 

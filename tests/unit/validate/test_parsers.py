@@ -378,7 +378,7 @@ def test_host_captures(tool: str, name: str, path: str, expected: Any, reshape: 
 
 # Input each parser must refuse with a reason (the real "no RDMA device" outputs included).
 UNPARSEABLE = [
-    ("ibstat", "ibpanic: [12] main: stat of IB device 'mlx5_0' failed: No such file or directory\n"),
+    ("ibstat", "ibpanic: [12] main: can't init UMAD library: No such file or directory\n"),
     ("ibstat", ""),
     ("ibv_devinfo", "No IB devices found\n"),
     ("perftest", "hello world\n"),
@@ -409,8 +409,13 @@ def test_unparseable_input_raises_a_one_line_reason(tool: str, text: str) -> Non
 
 
 def test_every_registered_parser_is_exercised() -> None:
+    from tests.unit.validate.test_parsers_in_the_wild import DCB_READS
+
     exercised = (
-        {tool for tool, *_ in EDGE_CASES} | set(SAMPLE_TOOLS.values()) | set(SHOW_COMMAND_TOOLS.values())
+        {tool for tool, *_ in EDGE_CASES}
+        | set(SAMPLE_TOOLS.values())
+        | set(SHOW_COMMAND_TOOLS.values())
+        | {tool for tool, *_ in DCB_READS}
     )
     assert set(PARSERS) <= exercised
 
@@ -448,6 +453,9 @@ SHOW_COMMAND_TOOLS = {
     "show pfc counters": "sonic-show-pfc-counters",
     "show pfc priority": "sonic-show-pfc-priority",
     "show queue counters": "sonic-show-queue-counters",
+    "show queue counters --json": "sonic-show-queue-counters",
+    "nv show qos roce -o json": "cumulus-nv-show-qos-roce",
+    "show interfaces queue et-0/0/0 | display json": "junos-show-interfaces-queue",
     "show interfaces et-0/0/0 extensive": "junos-show-interfaces-extensive",
     "nv show qos roce": "cumulus-nv-show-qos-roce",
     "show ecn": "sonic-show-ecn",
@@ -464,6 +472,17 @@ SHOW_COMMAND_TOOLS = {
 SHOW_COMMAND_FACTS = {
     "show interfaces counters queue detail | json": (
         "queues.1", {"port": "Ethernet1/1", "queue": 3, "tx_packets": None, "drop_packets": 42}
+    ),
+    "nv show qos roce -o json": ("settings.congestion-control.max-threshold", "1536000"),
+    "show queue counters --json": (
+        "queues.3", {"port": "Ethernet0", "queue": "UC3", "counter_pkts": 981234, "counter_bytes": 1004783616,
+                     "drop_pkts": 0, "drop_bytes": 0}
+    ),
+    "show interfaces queue et-0/0/0 | display json": (
+        "interfaces.et-0/0/0.queues.3",
+        {"forwarding_class": "no-loss", "forwarding_classes": ["no-loss"], "queued_packets": 981234,
+         "transmitted_packets": 981234, "tail_dropped_packets": 0, "red_dropped_packets": 0,
+         "total_dropped_packets": 0},
     ),
     "show qos interfaces ecn counters queue | json": (
         "queues", [{"port": "Ethernet1/1", "queue": 0, "ecn_marked_packets": None},

@@ -98,12 +98,15 @@ def test_limit_with_from_artifacts(tmp_path: Path) -> None:
     code = main(["--from-artifacts", str(HEALTHY), "--limit", "gpu01,gpu02", "--format", "json",
                  "--output", str(output)])  # fmt: skip
     results = json.loads(output.read_text())["results"]
-    hosts_named = {end.split(":")[0] for r in results for end in r["target"].split("<->")} & set(
-        MANIFEST["hosts"]
-    )
-    assert hosts_named == {"gpu01", "gpu02"}
+    hosts = set(MANIFEST["hosts"])
+    for result in results:  # every host result is about a limited host; a pair touches one
+        named = {end.split(":")[0] for end in result["target"].split("<->")} & hosts
+        assert not named or named & {"gpu01", "gpu02"}, result
+        assert "<->" in result["target"] or not named - {"gpu01", "gpu02"}, result
     assert code == 0
-    assert any(r["check"] == "pair_bandwidth" for r in results)  # the pairs between the two remain
+    pairs = {r["target"] for r in results if r["check"] == "pair_bandwidth"}
+    assert "gpu01:mlx5_0<->gpu02:mlx5_0" in pairs  # the pairs between the two remain
+    assert "gpu02:mlx5_0<->gpu03:mlx5_0" in pairs  # and those with a partner outside the limit
 
 
 def test_limit_naming_an_unknown_host_exits_2(capsys) -> None:

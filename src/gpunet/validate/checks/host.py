@@ -40,7 +40,9 @@ class NicPortState(Check):
                     continue
                 port = _find_port(parsed["devices"], nic.name)
                 if port is None:
-                    yield self.result(target, False, expected, "device not listed by ibstat")
+                    failed = [d["error"] for d in parsed.get("failed_devices", []) if d["name"] == nic.name]
+                    actual = failed[0] if failed else "device not listed by ibstat"
+                    yield self.result(target, False, expected, actual)
                     continue
                 actual = (
                     f"{port.get('state')}/{port.get('physical_state')} {port.get('rate_gbps')} Gb/s "

@@ -18,6 +18,7 @@ from gpunet.validate.parsers.base import ParseError
 from gpunet.validate.parsers.chronyc import parse_chronyc_tracking
 from gpunet.validate.parsers.clean import clean_text, refuse_doubled_capture
 from gpunet.validate.parsers.cumulus import parse_nv_show_qos_roce
+from gpunet.validate.parsers.dcb import parse_dcb_app_show, parse_dcb_pfc_show
 from gpunet.validate.parsers.host_files import (
     parse_lsmod,
     parse_lspci_acs,
@@ -67,6 +68,8 @@ PARSERS: dict[str, Parser] = {
     "nvidia-smi-q": parse_nvidia_smi_query,
     "chronyc-tracking": parse_chronyc_tracking,
     "mlnx_qos": parse_mlnx_qos,
+    "dcb-pfc-show": parse_dcb_pfc_show,
+    "dcb-app-show": parse_dcb_app_show,
     "iperf3": parse_iperf3,
     "nccl-conf": parse_nccl_conf,
     "traffic-class": parse_traffic_class,

@@ -7,6 +7,7 @@ leak into the settings table or into another section.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gpunet.validate.parsers.base import ParseError, content_lines
@@ -21,30 +22,41 @@ _SECTIONS = {
 
 
 def parse_nv_show_qos_roce(text: str) -> dict[str, Any]:
-    """{"operational": {...}, "applied": {...}, "dscp_to_switch_priority": [...], ...}.
+    """{"operational": {...}, "applied": {...}, "description": {...}?, "settings": {...},
+    "dscp_to_switch_priority": [...], ...}.
 
-    Nested keys of the first table are joined with dots (`pfc.pfc-priority`)."""
+    The first table's columns are read by the header's names over the rule's dashed runs: `operational
+    applied` (Cumulus 5.9+ docs), and `operational applied description` (Cumulus 5.x `nv show`
+    tables with help text, CumulusNetworks/docs cumulus-linux-55 RoCE page), so a description never
+    runs into the applied value. Nested keys are joined with dots (`pfc.pfc-priority`)."""
+    if text.lstrip().startswith("{"):
+        return _roce_json(text)
     lines = content_lines(text)
     first_rule = next((i for i, line in enumerate(lines) if is_rule(line)), None)
-    if first_rule is None or "applied" not in lines[first_rule - 1]:
+    if first_rule is None or first_rule == 0 or "applied" not in lines[first_rule - 1]:
         raise ParseError("no 'operational  applied' table: not `nv show qos roce` output")
-    result: dict[str, Any] = {"operational": {}, "applied": {}}
+    names = lines[first_rule - 1].split()
     spans = column_spans(lines[first_rule])
+    if names[:2] != ["operational", "applied"] or len(spans) != len(names) + 1:
+        raise ParseError(
+            f"line {first_rule}: unknown `nv show qos roce` columns {' '.join(names)!r} (expected "
+            "operational applied [description], over one dashed run each after the key's)"
+        )
+    result: dict[str, Any] = {name: {} for name in names}
     parent = ""
     index = first_rule + 1
     while index < len(lines) and lines[index].strip() and not _is_title(lines, index):
         line = lines[index]
         key = line[: spans[1][0]].strip()
         key = f"{parent}.{key}" if line.startswith("  ") and parent else key
-        operational = line[spans[1][0] : spans[2][0]].strip() if len(spans) > 2 else ""
-        applied = line[spans[2][0] :].strip() if len(spans) > 2 else ""
-        if not line.startswith(" ") and not operational and not applied:
+        values = {name: line[start:end].strip() for name, (start, end) in zip(names, spans[1:], strict=True)}
+        if not line.startswith(" ") and not any(values.values()):
             parent = key
         else:
             if not line.startswith(" "):
                 parent = ""
-            result["operational"][key] = operational or None
-            result["applied"][key] = applied or None
+            for name in names:
+                result[name][key] = values[name] or None
         index += 1
     _read_sections(lines[index:], result)
     # What the switch runs: the operational value where it shows one, else the applied one.
@@ -61,8 +73,12 @@ def _is_title(lines: list[str], index: int) -> bool:
 
 
 def _read_sections(lines: list[str], result: dict[str, Any]) -> None:
+    """The `=`-underlined sections: a header, a dashed rule, rows. Cells are read over the rule's
+    dashed runs, so an empty cell (a switch priority no DSCP maps to) stays empty instead of
+    shifting the next value into its column; the first run is the row's index, unnamed."""
     name: str | None = None
     header: list[str] = []
+    spans: list[tuple[int, int]] = []
     result["unknown_tables"] = []
     for index, line in enumerate(lines):
         stripped = line.strip()
@@ -74,12 +90,66 @@ def _read_sections(lines: list[str], result: dict[str, Any]) -> None:
                 if name in result:
                     raise ParseError(f"section {stripped!r} appears twice (a duplicated capture)")
                 result[name] = []
-            header = []
-        elif name is None or not stripped or set(stripped) == {"="} or is_rule(line) or stripped == "No Data":
+            header, spans = [], []
+        elif name is None or not stripped or set(stripped) == {"="} or stripped == "No Data":
             continue
+        elif is_rule(line):
+            spans = column_spans(line) if header else spans
         elif not header:
             header = [column.replace("-", "_") for column in stripped.split()]
+        elif len(spans) == len(header) + 1:
+            cells = [line[start:end].strip() or None for start, end in spans[1:]]
+            result[name].append(dict(zip(header, cells, strict=True)))
+        else:  # no rule under the header (a hand-trimmed copy): whitespace-separated cells
+            result[name].append(dict(zip(header, stripped.split()[1:], strict=False)))
+
+
+# `nv show qos roce -o json`, by NVIDIA's NVUE OpenAPI spec for Cumulus Linux 5.3.0
+# (`cue-show-schema-roce-roce`, ../shared/vendor-schemas/nvue/nvue-openapi-5.3.0.json): scalar
+# properties and nested instances (pfc, congestion-control, trust, lldp-app-tlv) become the dotted
+# `settings` the text table gives; the collections keyed by id become the sections' rows.
+_JSON_COLLECTIONS = {
+    "prio-map": "dscp_to_switch_priority",
+    "tc-map": "switch_priority_to_tc",
+    "pool-map": "pools",
+    "exception-list": "exceptions",
+}
+_JSON_INSTANCES = ("pfc", "congestion-control", "trust", "lldp-app-tlv")
+
+
+def _roce_json(text: str) -> dict[str, Any]:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(
+            f"nv show qos roce -o json: not JSON (a cut capture?): {error.msg} at line {error.lineno}"
+        ) from None
+    if not isinstance(document, dict) or ("mode" not in document and "pfc" not in document):
+        raise ParseError("nv show qos roce -o json: no mode or pfc: not `nv show qos roce` JSON")
+    settings: dict[str, Any] = {}
+    result: dict[str, Any] = {"form": "json", "settings": settings, "unknown_tables": []}
+    for key, value in document.items():
+        if key in _JSON_COLLECTIONS:
+            if not isinstance(value, dict) or not all(isinstance(row, dict) for row in value.values()):
+                raise ParseError(f"nv show qos roce -o json: {key} is not a collection of objects")
+            result[_JSON_COLLECTIONS[key]] = [
+                {name.replace("-", "_"): _text(cell) for name, cell in row.items()} for row in value.values()
+            ]
+        elif key in _JSON_INSTANCES or isinstance(value, dict):
+            if not isinstance(value, dict):
+                raise ParseError(f"nv show qos roce -o json: {key} is not an object")
+            for name, cell in value.items():
+                if isinstance(cell, dict | list):
+                    raise ParseError(f"nv show qos roce -o json: {key}.{name} is not a value")
+                settings[f"{key}.{name}"] = _text(cell)
+        elif isinstance(value, list):
+            raise ParseError(f"nv show qos roce -o json: {key} is not a value")
         else:
-            tokens = stripped.split()
-            # Rows start with an index column the header has no name for.
-            result[name].append(dict(zip(header, tokens[1:], strict=False)))
+            settings[key] = _text(value)
+    return result
+
+
+def _text(value: Any) -> str | None:
+    """A value as the text table prints it (integers as digits); None for null or an empty
+    string, as the text table's empty cell reads."""
+    return None if value is None or value == "" else str(value)

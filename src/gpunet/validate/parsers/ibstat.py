@@ -4,6 +4,12 @@ Fields are recognised by name, not by indentation, so a copy whose indentation w
 (markdown, chat) still yields its ports. A device listed twice is a duplicated capture (an
 error, never twice the devices); a port without its last field (`Link layer`), or fewer ports
 than the device's `Number of ports`, means the capture was cut: an error naming the device.
+
+A device ibstat could not read is reported on stderr, which collection appends: rdma-core before
+v53 `IBPANIC("stat of IB device '%s' failed")` (`ibpanic: [pid] main: ... failed: <errno>`, and
+ibstat stops, so later devices are missing), from v53 (commit 703b52c, 2024-09)
+`IBWARN(...)` (`ibwarn: [pid] main: ...`, and it goes on). Such a device is listed under
+`failed_devices` with its line, never dropped; after an ibpanic the capture is `complete: false`.
 """
 
 from __future__ import annotations
@@ -15,6 +21,10 @@ from gpunet.validate.parsers.base import ParseError, content_lines, to_number
 
 _CA = re.compile(r"^CA '(?P<name>[^']+)'")
 _PORT = re.compile(r"^\s*Port (?P<port>\d+):\s*$")
+# libibmad mad.h IBPANIC/IBWARN: "ibpanic: [%d] %s: " fmt ": %m" / "ibwarn: [%d] %s: " fmt.
+_DEVICE_FAILED = re.compile(
+    r"^(?P<kind>ibpanic|ibwarn): \[\d+\] \w+: stat of IB device '(?P<name>[^']+)' failed"
+)
 _FIELD = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z ]*?):\s*(?P<value>.*)$")
 
 _PORT_KEYS = {
@@ -37,11 +47,20 @@ _KEPT_KEYS = frozenset(_PORT_KEYS) | frozenset(_DEVICE_KEYS)
 
 def parse_ibstat(text: str) -> dict[str, Any]:
     devices: list[dict[str, Any]] = []
+    failed: dict[str, str] = {}
+    panics: list[str] = []
     port: dict[str, Any] | None = None
     for line in content_lines(text):
         # Each pattern starts with its word after the indentation: the cheap test of the word
         # comes first (a fabric's hosts print 130 of these lines each), the pattern decides.
         stripped = line.strip()
+        if stripped.startswith(("ibpanic:", "ibwarn:")):
+            if match := _DEVICE_FAILED.match(stripped):
+                failed[match["name"]] = stripped
+            if stripped.startswith("ibpanic:"):
+                panics.append(stripped)
+            port = None
+            continue
         if stripped.startswith("CA '") and (match := _CA.match(stripped)):
             if any(device["name"] == match["name"] for device in devices):
                 raise ParseError(f"CA '{match['name']}' is listed twice (a duplicated capture)")
@@ -58,10 +77,15 @@ def parse_ibstat(text: str) -> dict[str, Any]:
                 port[_PORT_KEYS[key]] = to_number(value) if key == "Rate" else value
             elif port is None and key in _DEVICE_KEYS:
                 devices[-1][_DEVICE_KEYS[key]] = to_number(value) if key == "Number of ports" else value
-    if not devices:
-        raise ParseError("no \"CA '<name>'\" block found: not ibstat output, or no RDMA device present")
+    if not devices and not failed:
+        why = f": {panics[0]}" if panics else ": not ibstat output, or no RDMA device present"
+        raise ParseError(f"no \"CA '<name>'\" block found{why}")
     _refuse_cut_capture(devices)
-    return {"devices": devices}
+    return {
+        "devices": devices,
+        "failed_devices": [{"name": name, "error": line} for name, line in failed.items()],
+        "complete": not panics,
+    }
 
 
 def _refuse_cut_capture(devices: list[dict[str, Any]]) -> None:

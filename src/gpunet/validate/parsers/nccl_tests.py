@@ -12,7 +12,14 @@ Verdicts the parser gives: `passed` only for a complete run (footer seen) with r
 values and no failure line; a failure line (`Test NCCL failure`, `Test CUDA failure`, `Test
 failure`, NCCL/CUDA errors, a crash) anywhere makes the run failed even after result rows; a
 capture without the footer is `complete: false`. A second footer, or a row repeated with the same
-size, type, redop and root, means the capture holds a run twice: an error.
+size, type, redop and root (or a smaller size after a larger one of the same series), means the
+capture holds a run twice: an error. Several size-0 rows at a sweep's start are genuine (small
+sizes over many ranks round to 0 elements).
+
+Rows are read by the column header where the capture has one (`-P` per-iteration columns and a
+`-t` timestamp included, 2.19 `src/util.cu` writeResultHeader): a line that starts like a row but
+does not hold the header's fields was cut, an error naming the line. `#wrong` is printed `%g`, so
+a million wrong elements reads `1.04858e+06`: a count, never a max error.
 """
 
 from __future__ import annotations
@@ -23,6 +30,10 @@ from typing import Any
 
 from gpunet.validate.parsers.base import CaselessWords, ParseError, content_lines, is_number, to_number
 
+# The column header (src/util.cu writeResultHeader in 2.19, src/common.cu in 2.13): `# size count
+# type redop root` then per half `time|cputime algbw busbw #wrong|error`, with `i_min i_max i_p99
+# i_cv%` per half under -P (per-iteration timing) and a `timestamp` after the in-place half.
+_HEADER = re.compile(r"^#?\s*size\s+count\s+type\b")
 _TEST_NAME = re.compile(r"\b(?P<name>[a-z_]+_perf(?:_mpi)?)\b")
 _VERSION = re.compile(r"^#?\s*nccl-tests version\s+(?P<version>\S+)")
 _OUT_OF_BOUNDS = re.compile(r"^#?\s*Out of bounds values\s*:\s*(?P<count>\d+)\s+(?P<verdict>OK|FAILED)")
@@ -65,7 +76,9 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
     footers = 0
     # One search of the whole text spares one per line of every capture without error words.
     may_hold_errors = _FAILURE.search(text) or _WARNING.search(text)
-    for line in content_lines(text):
+    layout: _Layout | None = None
+    last_size: dict[tuple[Any, ...], int] = {}
+    for number_, line in enumerate(content_lines(text), 1):
         stripped = line.strip()
         if match := _VERSION.match(stripped):
             result["version"] = match["version"]
@@ -80,14 +93,20 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
                     "two 'Avg bus bandwidth' footers: the capture holds a run twice (duplicated)"
                 )
             result["avg_busbw_gbs"] = _float(match["value"])
-        elif (row := _row(stripped.split())) is not None:
+        elif stripped.startswith("#") and _HEADER.match(stripped):
+            layout = _layout(stripped, number_)
+        elif (row := _read_row(stripped.split(), layout, number_)) is not None:
             key = (row["size_bytes"], row["type"], row["redop"], row["root"])
-            if key in seen_rows:
+            series = key[1:]
+            # Small sizes over many ranks round to 0 elements: a sweep may start with several
+            # size-0 rows. A size at or below the last one of its series is another run's row.
+            if (key in seen_rows and row["size_bytes"]) or last_size.get(series, -1) > row["size_bytes"]:
                 raise ParseError(
-                    f"row for {row['size_bytes']} B {row['type']} {row['redop'] or ''} appears twice "
-                    "(a duplicated capture)"
+                    f"line {number_}: row for {row['size_bytes']} B {row['type']} {row['redop'] or ''} "
+                    "appears twice or out of order (a duplicated capture)"
                 )
             seen_rows.add(key)
+            last_size[series] = row["size_bytes"]
             result["format"] = row.pop("format")
             result["rows"].append(row)
         elif stripped.startswith("#") or not may_hold_errors:  # `#` lines are nccl-tests' own
@@ -125,6 +144,72 @@ def _busbw_values(rows: list[dict[str, Any]]) -> list[float]:
     return [half["busbw_gbs"] for half in halves if isinstance(half["busbw_gbs"], int | float)]
 
 
+class _Layout:
+    """The columns a run's header names: how many fields a row has, where each half starts."""
+
+    def __init__(self, lead: list[str], half: list[str], timestamp: bool, line: int) -> None:
+        self.lead, self.half, self.timestamp, self.line = lead, half, timestamp, line
+        self.fields = len(lead) + 2 * len(half) + (2 if timestamp else 0)  # a timestamp is date time
+        self.old_format = half[3] == "error"
+
+
+def _layout(header: str, number_: int) -> _Layout:
+    names = header.lstrip("#").split()
+    timestamp = names[-1] == "timestamp"
+    names = names[:-1] if timestamp else names
+    lead = names[: next((i for i, n in enumerate(names) if n in ("time", "cputime")), len(names))]
+    rest = names[len(lead) :]
+    half = rest[: len(rest) // 2]
+    known_lead = lead[:3] == ["size", "count", "type"] and set(lead[3:]) <= {"redop", "root"}
+    if (
+        not known_lead
+        or rest[len(half) :] != half
+        or half[1:3] != ["algbw", "busbw"]
+        or half[3:4]
+        not in (
+            ["#wrong"],
+            ["error"],
+        )
+    ):
+        raise ParseError(
+            f"line {number_}: unknown nccl-tests column header {' '.join(names)!r} (expected size count "
+            "type [redop] [root], then twice time algbw busbw #wrong|error [i_min i_max i_p99 i_cv%])"
+        )
+    return _Layout(lead, half, timestamp, number_)
+
+
+def _read_row(tokens: list[str], layout: _Layout | None, number_: int) -> dict[str, Any] | None:
+    """A result row, read by the header's columns where a header was seen. A line that starts like
+    a row (size, count, a data type) but does not hold the header's fields was cut: an error."""
+    if layout is None:
+        return _row(tokens)
+    if len(tokens) < 3 or not tokens[0].isdigit() or not tokens[1].isdigit() or tokens[2] not in _TYPES:
+        return None
+    lead, width = len(layout.lead), len(layout.half)
+    values = tokens[lead : lead + 2 * width]
+    if len(tokens) != layout.fields or not all(is_number(t) or t == "N/A" for t in values):
+        raise ParseError(
+            f"line {number_}: a result row cut or damaged: expected {layout.fields} fields "
+            f"({' '.join(layout.lead)} and two halves of {' '.join(layout.half)}, as the header on line "
+            f"{layout.line} names), found {len(tokens)}"
+        )
+    named = dict(zip(layout.lead, tokens[:lead], strict=True))
+    if "redop" in named and named["redop"] not in _REDOPS:
+        raise ParseError(f"line {number_}: {named['redop']!r} is not a reduction operation")
+    if "root" in named and not is_number(named["root"]):
+        raise ParseError(f"line {number_}: root {named['root']!r} is not a rank")
+    return {
+        "format": "old" if layout.old_format else "new",
+        "size_bytes": int(tokens[0]),
+        "count": int(tokens[1]),
+        "type": tokens[2],
+        "redop": named.get("redop"),
+        "root": to_number(named["root"]) if "root" in named else None,
+        "out_of_place": _half(values[0:4], layout.old_format),
+        "in_place": _half(values[width : width + 4], layout.old_format),
+    }
+
+
 def _row(tokens: list[str]) -> dict[str, Any] | None:
     """One result row: size count type, up to two of redop/root, then two 4-value halves."""
     if not 11 <= len(tokens) <= 13 or not tokens[0].isdigit() or not tokens[1].isdigit():
@@ -138,7 +223,7 @@ def _row(tokens: list[str]) -> dict[str, Any] | None:
     root = next((t for t in middle if is_number(t)), None)
     if len(middle) != (redop is not None) + (root is not None):
         return None  # a middle token that is neither an operation nor a root rank
-    old_format = "." in halves[3] or "e" in halves[3].lower() or "." in halves[7]
+    old_format = _is_max_error(halves[3]) or _is_max_error(halves[7])
     return {
         "format": "old" if old_format else "new",
         "size_bytes": int(tokens[0]),
@@ -151,8 +236,20 @@ def _row(tokens: list[str]) -> dict[str, Any] | None:
     }
 
 
+def _is_max_error(token: str) -> bool:
+    """Without a header: old builds print the max error `%5.0le` (`5e-07`, `2e+00`) or as a
+    fraction; new builds print #wrong `%5g`/`%6g`, an integer, in scientific notation only from a
+    million (`1.04858e+06`, `1e+06`)."""
+    if "." in token and "e" not in token.lower():
+        return True
+    exponent = re.fullmatch(r"\d[eE](?P<exp>[+-]\d+)", token)
+    return exponent is not None and int(exponent["exp"]) < 6
+
+
 def _half(tokens: list[str], old_format: bool) -> dict[str, Any]:
     time_us, algbw, busbw, last = (to_number(t) for t in tokens)
+    if not old_format and isinstance(last, float):
+        last = round(last)  # #wrong printed %g: 1.04858e+06 wrong elements
     half = {"time_us": time_us, "algbw_gbs": algbw, "busbw_gbs": busbw, "wrong": None if old_format else last}
     if old_format:
         # A float max-error within the tolerance is normal; the footer's out-of-bounds count judges it.

@@ -17,6 +17,13 @@ _PRODUCT = re.compile(r"^\s+Product Name\s*:\s*(?P<name>.+)$")
 
 
 def parse_nvidia_smi_topo(text: str) -> dict[str, Any]:
+    """The matrix as nvidia-smi prints it: a header of devices (GPUn, NICn) and affinity columns,
+    a row per device (GPU rows end with the affinity values, NIC rows do not), then the legends.
+
+    Read completely or refused, naming the line: every device of the header has one row whose
+    relations are known words with `X` on the diagonal, the matrix is symmetric, each affinity
+    value has its column's form (`0-51,104-155`, `0`, `N/A`), and a NIC legend matches the
+    header's NIC columns."""
     lines = content_lines(text)
     header_index = next(
         (i for i, line in enumerate(lines) if line.split()[:1] == ["GPU0"] and not _is_row(line)), None
@@ -29,20 +36,34 @@ def parse_nvidia_smi_topo(text: str) -> dict[str, Any]:
     matrix: dict[str, dict[str, str]] = {}
     affinity: dict[str, dict[str, str]] = {}
     legend: dict[str, str] = {}
-    for line in lines[header_index + 1 :]:
+    legend_line = 0
+    for number_, line in enumerate(lines[header_index + 1 :], header_index + 2):
         if match := _LEGEND.match(line):
             legend[match["alias"]] = match["name"]
+            legend_line = legend_line or number_
             continue
         tokens = line.split()
-        if len(tokens) <= len(devices) or tokens[0] not in devices:
+        if not tokens or tokens[0] not in devices:
             continue
+        device = tokens[0]
         relations = tokens[1 : 1 + len(devices)]
-        if not all(_RELATION.match(r) for r in relations):
-            continue
-        matrix[tokens[0]] = dict(zip(devices, relations, strict=True))
-        affinity[tokens[0]] = dict(zip(extra_columns, tokens[1 + len(devices) :], strict=False))
-    if not matrix:
-        raise ParseError("`nvidia-smi topo -m` header found but no matrix rows")
+        values = tokens[1 + len(devices) :]
+        wanted = len(extra_columns) if device.startswith("GPU") else 0
+        if (
+            device in matrix
+            or len(relations) != len(devices)
+            or not all(_RELATION.match(r) for r in relations)
+            or len(values) != wanted
+            or not all(_AFFINITY_VALUE[name].match(v) for name, v in zip(extra_columns, values, strict=False))
+        ):
+            what = f" then {', '.join(extra_columns)}" if wanted else ""
+            raise ParseError(
+                f"line {number_}: the {device} row: expected {len(devices)} relations (X, NV#, PIX, PXB, "
+                f"PHB, NODE, SYS){what}, found {' '.join(tokens[1:])!r} (a cut or garbled matrix)"
+            )
+        matrix[device] = dict(zip(devices, relations, strict=True))
+        affinity[device] = dict(zip(extra_columns, values, strict=False))  # NIC rows have none
+    _refuse_garbled_matrix(devices, matrix, legend, legend_line)
     return {
         "gpus": [d for d in devices if d.startswith("GPU")],
         "nics": [legend.get(d, d) for d in devices if not d.startswith("GPU")],
@@ -50,6 +71,41 @@ def parse_nvidia_smi_topo(text: str) -> dict[str, Any]:
         "matrix": matrix,
         "affinity": affinity,
     }
+
+
+# nvidia-smi's affinity columns: CPU lists (`0-51,104-155`), NUMA node lists, N/A where unknown.
+_CPU_LIST = r"\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*"
+_AFFINITY_VALUE = {
+    "CPU Affinity": re.compile(rf"^(?:{_CPU_LIST}|N/A)$"),
+    "NUMA Affinity": re.compile(rf"^(?:{_CPU_LIST}|N/A)$"),
+    "GPU NUMA ID": re.compile(r"^(?:\d+|N/A)$"),
+}
+
+
+def _refuse_garbled_matrix(
+    devices: list[str], matrix: dict[str, dict[str, str]], legend: dict[str, str], legend_line: int
+) -> None:
+    missing = [device for device in devices if device not in matrix]
+    if missing:
+        raise ParseError(
+            f"`nvidia-smi topo -m` header names {', '.join(missing)} but the matrix has no row for "
+            f"{'it' if len(missing) == 1 else 'them'} (a cut or garbled matrix)"
+        )
+    for device in devices:
+        if matrix[device][device] != "X":
+            raise ParseError(f"the {device} row has {matrix[device][device]!r}, not X, on the diagonal")
+        for other in devices:
+            if matrix[device][other] != matrix[other][device]:
+                raise ParseError(
+                    f"the matrix is not symmetric: {device}->{other} {matrix[device][other]}, "
+                    f"{other}->{device} {matrix[other][device]} (a garbled matrix)"
+                )
+    nic_columns = [device for device in devices if device.startswith("NIC")]
+    if legend and sorted(legend) != sorted(nic_columns):
+        raise ParseError(
+            f"line {legend_line}: the NIC legend lists {', '.join(sorted(legend))} but the matrix header "
+            f"has {', '.join(nic_columns) or 'no NIC column'} (a garbled matrix)"
+        )
 
 
 def _is_row(line: str) -> bool:

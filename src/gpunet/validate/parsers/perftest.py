@@ -7,7 +7,8 @@ Columns are read by name from the table header (`src/perftest_parameters.h` RESU
 MB/sec or Gb/sec, per-port and QoS `#sl` layouts, latency t_min..t_typical plus t_avg, t_stdev and
 percentiles, duration mode `-D` with t_avg and tps), so a layout with fewer or more columns still
 maps each value to its own name. Bandwidth is always returned in Gb/s: without --report_gbits
-perftest prints MB/sec, where one MB is 2**20 bytes (perftest's own format factor).
+perftest prints MB/sec, where one MB is 2**20 bytes (perftest's own format factor); ROCm and other
+forks print that unit as MiB/sec. An unknown bandwidth unit is an error, never read as Gb/s.
 
 perftest closes its table with a dashed line; a capture without it is returned with
 `complete: false` (cut short, or a `--run_infinitely` run that was killed) and the checks do not
@@ -40,6 +41,14 @@ _ERROR = CaselessWords(
     needles=("couldn't", "could not", "unable", "fail", "error", "no ", "not found", "time", "refused"),
 )
 _MEGABYTES_TO_GBITS = 2**20 * 8 / 1e9
+# Units a bandwidth or message-rate column may carry, and the factor to Gb/s (Mpps). linux-rdma
+# perftest prints `MB/sec` (2**20 bytes: its format factor) or `Gb/sec` (--report_gbits); forks
+# built for ROCm and others print the same 2**20-byte unit as `MiB/sec`. A unit not listed here is
+# refused rather than read as Gb/s.
+_UNIT_FACTORS: dict[str, dict[str, float]] = {
+    "bw_": {"Gb/sec": 1.0, "MB/sec": _MEGABYTES_TO_GBITS, "MiB/sec": _MEGABYTES_TO_GBITS},
+    "msg": {"Mpps": 1.0},
+}
 _HEADER_KEYS = {"Device": "device", "Link type": "link_type", "Mtu": "mtu", "GID index": "gid_index"}
 # Column name (unit stripped) -> result key.
 _COLUMNS = {
@@ -163,8 +172,12 @@ def _columns(header: str) -> tuple[tuple[str, float], ...]:
         key = _COLUMNS.get(name.strip())
         if key is None:  # an unknown or per-port column keeps its own (snake-cased) name
             key = re.sub(r"\W+", "_", column.strip("#")).strip("_").lower()
-        factor = _MEGABYTES_TO_GBITS if unit == "MB/sec" else 1.0
-        columns.append((key, factor))
+        if key.startswith(("bw_", "msg_rate")) and unit not in _UNIT_FACTORS.get(key[:3], {}):
+            raise ParseError(
+                f"perftest column {column!r}: unknown unit {unit!r} (expected one of "
+                f"{', '.join(_UNIT_FACTORS.get(key[:3], {}))})"
+            )
+        columns.append((key, _UNIT_FACTORS.get(key[:3], {}).get(unit, 1.0)))
     return tuple(columns)
 
 

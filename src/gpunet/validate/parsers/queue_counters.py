@@ -225,8 +225,77 @@ def parse_eos_ecn_counters_queue(text: str) -> dict[str, Any]:
     }
 
 
+# Junos `show interfaces queue | display json` (the XML reply as JSON: every value a list of
+# {"data": ...}): the element names of the `get-interface-queue-information` reply as
+# czerwonk/junos_exporter reads them (pkg/features/interfacequeue/rpc.go) and the shape of a Junos
+# 17.2R1 reply (opendaylight/nic InterfaceInformationTest: empty {} interfaces in the list, and a
+# counter the platform does not keep as `<name>-na` holding "Not Available"). The ECN-CE counter's
+# element name is in neither source, so this form carries no ecn_ce_packets [U].
+_JUNOS_JSON_COUNTERS = {
+    "queue-counters-queued-packets": "queued_packets",
+    "queue-counters-trans-packets": "transmitted_packets",
+    "queue-counters-tail-drop-packets": "tail_dropped_packets",
+    "queue-counters-red-packets": "red_dropped_packets",
+    "queue-counters-total-drop-packets": "total_dropped_packets",
+}
+
+
+def _junos_data(element: Any, where: str) -> str:
+    if isinstance(element, list) and element and isinstance(element[0], dict) and "data" in element[0]:
+        return str(element[0]["data"])
+    raise ParseError(f'show interfaces queue | display json: {where} has no [{{"data": ...}}] value')
+
+
+def _junos_queues_json(text: str) -> dict[str, Any]:
+    document = _json_document(text, "show interfaces queue | display json")
+    information = document.get("interface-information")
+    if not isinstance(information, list) or not information or not isinstance(information[0], dict):
+        raise ParseError("no interface-information: not Junos `show interfaces queue | display json`")
+    interfaces: dict[str, Any] = {}
+    for physical in information[0].get("physical-interface", []):
+        if not isinstance(physical, dict) or not physical:
+            continue  # Junos lists interfaces without queues as {}
+        port = _junos_data(physical.get("name"), "a physical-interface")
+        if port in interfaces:
+            raise ParseError(f"{port} is listed twice (a duplicated capture)")
+        counters_block = physical.get("queue-counters")
+        if (
+            not isinstance(counters_block, list)
+            or not counters_block
+            or not isinstance(counters_block[0], dict)
+        ):
+            raise ParseError(f"{port}: no queue-counters")
+        queues: dict[str, Any] = {}
+        for entry in counters_block[0].get("queue", []):
+            number_ = _junos_data(
+                entry.get("queue-number") if isinstance(entry, dict) else None, f"{port} queue"
+            )
+            name = _junos_data(entry.get("forwarding-class-name"), f"{port} queue {number_}")
+            queue: dict[str, Any] = {"forwarding_class": name, "forwarding_classes": [name]}
+            for element, key in _JUNOS_JSON_COUNTERS.items():
+                if element in entry:
+                    value = _junos_data(entry[element], f"{port} queue {number_} {element}")
+                    if not value.isdigit():
+                        raise ParseError(f"{port} queue {number_} {element}: {value!r} is not a count")
+                    queue[key] = int(value)
+                elif f"{element}-na" in entry:
+                    queue[key] = None
+            if "transmitted_packets" not in queue:
+                raise ParseError(
+                    f"incomplete capture: {port} queue {number_} has no queue-counters-trans-packets"
+                )
+            queues[number_] = queue
+        interfaces[port] = {"queues": queues}
+    if not interfaces:
+        raise ParseError("show interfaces queue | display json: no physical-interface with queues")
+    return {"interfaces": interfaces}
+
+
 def parse_junos_interfaces_queue(text: str) -> dict[str, Any]:
-    """Junos `show interfaces queue`: {"interfaces": {port: {"queues": {n: {forwarding_class, ...}}}}}."""
+    """Junos `show interfaces queue [| display json]`:
+    {"interfaces": {port: {"queues": {n: {forwarding_class, ...}}}}}."""
+    if text.lstrip().startswith("{"):
+        return _junos_queues_json(text)
     interfaces: dict[str, Any] = {}
     queue: dict[str, Any] | None = None
     section = ""

@@ -7,6 +7,7 @@ listed twice in one table is a duplicated capture.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -19,7 +20,11 @@ _PORT = re.compile(r"^Ethernet\d+|^PortChannel\d+")
 
 
 def parse_show_pfc_counters(text: str) -> dict[str, Any]:
-    """{"rx": {port: [pfc0..pfc7]}, "tx": {...}}."""
+    """{"rx": {port: [pfc0..pfc7]}, "tx": {...}} (sonic-utilities `scripts/pfcstat`: a `Port Rx`
+    and a `Port Tx` table, each `tabulate` simple: header, rule, a row of 8 counts or N/A per
+    port). A line inside a table (between its header and the blank line after it) that is not a
+    row of 9 fields, or a table with no rows, makes the capture unreadable: an error naming the
+    line."""
     counters: dict[str, dict[str, list[int | None]]] = {}
     direction: str | None = None
     # Read for every switch of a fabric when its counters are exported (a row per port): split
@@ -27,25 +32,50 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     # one pass, each distinct count once (most are 0).
     as_int = _Integers().__getitem__
     ports: dict[str, bool] = {}
-    for line in text.splitlines():
+    header_line = 0
+    for number_, line in enumerate(text.splitlines(), 1):
         if "PFC0" in line and (match := _PFC_HEADER.match(line)):
+            _refuse_empty_table(counters, direction, header_line, "show pfc counters")
             direction = match["direction"].lower()
             if direction in counters:
                 raise ParseError(f"two 'Port {match['direction']}' tables (a duplicated capture)")
             counters[direction] = {}
+            header_line = number_
             continue
         tokens = line.split()
-        if _is_other_header(tokens):
-            direction = None
-        elif direction and len(tokens) == 9 and _is_port(tokens[0], ports):
+        if direction is None:
+            continue
+        if len(tokens) == 9 and _is_port(tokens[0], ports):
             values = tokens[1:]
             digits = "".join(values).isdigit()
-            counters[direction][tokens[0]] = (
-                list(map(as_int, values)) if digits else [number(t) for t in values]
+            row = list(map(as_int, values)) if digits else [number(t) for t in values]
+            if (
+                not digits
+                and None in row
+                and any(v is None and t != "N/A" for v, t in zip(row, values, strict=True))
+            ):
+                raise ParseError(f"line {number_}: {tokens[0]}: a PFC count is neither a number nor N/A")
+            counters[direction][tokens[0]] = row
+        elif not tokens or _is_other_header(tokens):
+            _refuse_empty_table(counters, direction, header_line, "show pfc counters")
+            direction = None
+        elif not is_rule(line):
+            raise ParseError(
+                f"line {number_}: expected a row of the 'Port {direction.title()}' table "
+                f"(a port and 8 PFC counts), found {' '.join(tokens)!r} (a cut or damaged capture)"
             )
+    _refuse_empty_table(counters, direction, header_line, "show pfc counters")
     if not counters:
         raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
     return counters
+
+
+def _refuse_empty_table(
+    counters: dict[str, dict[str, Any]], direction: str | None, header_line: int, what: str
+) -> None:
+    """A known table header with no row under it: its rows were cut or unreadable."""
+    if direction is not None and not counters[direction]:
+        raise ParseError(f"line {header_line}: the `{what}` table has a header but no port rows")
 
 
 def parse_show_pfc_priority(text: str) -> dict[str, Any]:
@@ -67,58 +97,249 @@ def parse_show_pfc_priority(text: str) -> dict[str, Any]:
     return {"interfaces": interfaces}
 
 
+# `show queue counters` layouts (sonic-utilities `scripts/queuestat` at 691b1bb: std_header,
+# all_header (`--all`, trim counters since PR #3993, 2025), trim_header (`--trim`) and voq_header
+# (`--voq`, chassis system ports `<linecard>|<asic>|EthernetN` or `<host>|EthernetN`)), each
+# column's result key.
+_QUEUE_COLUMNS = {
+    "Counter/pkts": "counter_pkts",
+    "Counter/bytes": "counter_bytes",
+    "Drop/pkts": "drop_pkts",
+    "Drop/bytes": "drop_bytes",
+    "Trim/pkts": "trim_pkts",
+    "TrimSent/pkts": "trim_sent_pkts",
+    "TrimDrop/pkts": "trim_drop_pkts",
+    "Credit-WD-Del/pkts": "credit_wd_deleted_pkts",
+}
+_STANDARD = ("Counter/pkts", "Counter/bytes", "Drop/pkts", "Drop/bytes")
+_TRIM = ("Trim/pkts", "TrimSent/pkts", "TrimDrop/pkts")
+_QUEUE_LAYOUTS: dict[tuple[str, ...], str] = {
+    ("Port", "TxQ", *_STANDARD): "standard",
+    ("Port", "TxQ", *_STANDARD, *_TRIM): "all",
+    ("Port", "TxQ", *_TRIM): "trim",
+    ("Port", "Voq", *_STANDARD, "Credit-WD-Del/pkts"): "voq",
+}
+_QUEUE_NAME = re.compile(r"^(UC|MC|ALL|VOQ)\d+$")
+_SYSTEM_PORT = re.compile(r"^(?:[\w.-]+\|)+(?:Ethernet|PortChannel)[\w-]*\d+$")
+
+
 def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, Any]:
-    """{"queues": [{port, queue, counter_pkts, counter_bytes, drop_pkts, drop_bytes}]}; with
-    `queue` ("UC3"), only that queue's rows, as the whole table lists them, read from the lines
-    that name the queue or a table header alone: a port listed twice for that queue is refused,
-    a repeated row of another queue goes unread."""
+    """{"layout": standard|all|trim|voq, "queues": [{port, queue, <the layout's counters>}]}
+    (counter_pkts, counter_bytes, drop_pkts, drop_bytes; trim_pkts, trim_sent_pkts,
+    trim_drop_pkts; credit_wd_deleted_pkts; None where SONiC prints N/A).
+
+    queuestat prints one table per port, each after a `For namespace <ns>:` line. A line inside a
+    table (after its header, before the blank line that ends it) that is not a full row, a header
+    of another column set, or a header with no rows is an error naming the line.
+
+    With `queue` ("UC3"), only that queue's rows, as the whole table lists them, read from the
+    lines that name the queue or a table header alone: a port listed twice for that queue is
+    refused, a repeated row of another queue goes unread; a layout without drop counters (trim,
+    voq) is refused, as the drop check cannot read it."""
+    if text.lstrip().startswith("{"):
+        return _queue_counters_json(text, queue)
     queues: list[dict[str, Any]] = []
-    seen_header = reading = False
+    layout: str | None = None
+    columns: tuple[str, ...] = ()
+    header_line = ""
+    rows_under_header = 0
     seen: set[tuple[str, str]] = set()
     ports: dict[str, bool] = {}  # name -> a port's name: each port has a row per queue
+    names: dict[str, bool] = {}  # queue name -> valid: each queue name comes once per port
+    as_int = _Integers().__getitem__  # each distinct count converted once (most are 0)
+    width, keys = 0, ("port", "queue")
     lines = text.splitlines()
     if queue is not None:
         # The largest capture of a fabric: a row per port and queue (1,024 for 128 ports and 8
         # queues, 2,560 with SONiC's usual 10 unicast and 10 multicast), of which the drop check
-        # reads one per port. A line that names neither the queue nor a header (TxQ, Port,
+        # reads one per port. A line that names neither the queue nor a header (TxQ, Voq, Port,
         # Interface) is no row of the queue and changes no table state.
         lines = [
-            line for line in lines if queue in line or "TxQ" in line or "Port" in line or "Interface" in line
+            line
+            for line in lines
+            if queue in line or "TxQ" in line or "Port" in line or "Interface" in line or "Voq" in line
         ]
+    reading = False
+    unknown = ""  # the first header of a table with other columns
     # Lines split as they are (trailing blanks change no token).
     for line in lines:
-        if "TxQ" in line and "Drop/pkts" in line:
-            seen_header = reading = True
-            continue
         tokens = line.split()
         if not tokens:
+            reading = False
             continue
         first = tokens[0]
+        if first == "Port" and len(tokens) > 1 and tokens[1] in ("TxQ", "Voq"):
+            if header_line and not rows_under_header and queue is None:
+                raise _queue_error(text, header_line, "a `show queue counters` header with no rows under it")
+            found = _QUEUE_LAYOUTS.get(tuple(tokens))
+            if found is None:  # another table (a watermark or a newer release's): not read
+                unknown = unknown or line
+                reading = False
+                continue
+            if layout is not None and found != layout:
+                raise _queue_error(text, line, f"a {found} table after {layout} tables (two captures)")
+            if queue is not None and found == "voq":
+                raise ParseError(
+                    f"a `show queue counters --voq` capture counts the virtual output queues of system "
+                    f"ports, not the egress queue {queue} the drop check reads"
+                )
+            if queue is not None and "Drop/pkts" not in tokens:
+                raise ParseError(f"a `show queue counters --{found}` capture has no Drop/pkts column")
+            layout, columns = found, tuple(_QUEUE_COLUMNS[c] for c in tokens[2:])
+            width, keys = len(columns) + 2, ("port", "queue", *columns)
+            header_line, rows_under_header, reading = line, 0, True
+            continue
         if first in _OTHER_HEADERS:
             reading = False
             continue
-        if reading and len(tokens) == 6 and _is_port(first, ports):
-            key = (first, tokens[1])
-            if key in seen:
-                raise ParseError(f"{first} {tokens[1]} is listed twice (a duplicated capture)")
-            seen.add(key)
-            if queue is None or tokens[1] == queue:
-                queues.append(_queue_row(tokens))
-    if not seen_header:
+        if not reading:
+            continue
+        # The dicts answer for names seen before (a port has a row per queue, a queue name comes
+        # once per port); the functions match a new name once.
+        if (
+            len(tokens) != width
+            or not (ports.get(first) or _is_queue_port(first, ports))
+            or not (names.get(tokens[1]) or _is_queue_name(tokens[1], names))
+        ):
+            if is_rule(line):
+                continue
+            raise _queue_error(
+                text,
+                line,
+                f"expected a row of {len(columns) + 2} fields (port, queue, "
+                f"{', '.join(columns)}), found {len(tokens)} (a cut or damaged capture)",
+            )
+        key = (first, tokens[1])
+        if key in seen:
+            raise ParseError(f"{first} {tokens[1]} is listed twice (a duplicated capture)")
+        seen.add(key)
+        rows_under_header += 1
+        if queue is None or tokens[1] == queue:
+            values = tokens[2:]
+            if "".join(values).isdigit():  # the usual row: every count plain digits, in one pass
+                queues.append(dict(zip(keys, [first, tokens[1], *map(as_int, values)], strict=True)))
+            else:
+                queues.append(_queue_row(first, tokens[1], columns, values, text, line))
+    if layout is None and unknown:
+        raise _queue_error(
+            text,
+            unknown,
+            f"unknown `show queue counters` columns {' '.join(unknown.split()[2:])!r} (known: the "
+            "standard, --all, --trim and --voq layouts of sonic-utilities queuestat)",
+        )
+    if layout is None:
         raise ParseError("no 'Port TxQ Counter/pkts ...' table: not `show queue counters` output")
-    return {"queues": queues}
+    if not rows_under_header and queue is None:
+        raise _queue_error(text, header_line, "a `show queue counters` header with no rows under it")
+    return {"layout": layout, "queues": queues}
 
 
-def _queue_row(tokens: list[str]) -> dict[str, Any]:
-    port, queue, pkts, octets, drop_pkts, drop_bytes = tokens
-    return {
-        "port": port,
-        "queue": queue,
-        "counter_pkts": int(pkts) if pkts.isdigit() else number(pkts),
-        "counter_bytes": int(octets) if octets.isdigit() else number(octets),
-        "drop_pkts": int(drop_pkts) if drop_pkts.isdigit() else number(drop_pkts),
-        "drop_bytes": int(drop_bytes) if drop_bytes.isdigit() else number(drop_bytes),
-    }
+# queuestat build_json field -> result key (the text layout's column keys).
+_QUEUE_JSON_FIELDS = {
+    "totalpacket": "counter_pkts",
+    "totalbytes": "counter_bytes",
+    "droppacket": "drop_pkts",
+    "dropbytes": "drop_bytes",
+    "trimpacket": "trim_pkts",
+    "trimsentpacket": "trim_sent_pkts",
+    "trimdroppacket": "trim_drop_pkts",
+    "creditWDPkts": "credit_wd_deleted_pkts",
+}
+# The field sets of each layout (build_json's branches), as the text layouts name them.
+_QUEUE_JSON_LAYOUTS = {
+    frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes"}): "standard",
+    frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes", "trimpacket", "trimsentpacket",
+               "trimdroppacket"}): "all",
+    frozenset({"trimpacket", "trimsentpacket", "trimdroppacket"}): "trim",
+    frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes", "creditWDPkts"}): "voq",
+}  # fmt: skip
+# Keys of a port's object that are no queue: when counted, when last cleared (queuestat -j).
+_QUEUE_JSON_META = frozenset({"time", "cached_time"})
+
+
+def _queue_counters_json(text: str, queue: str | None) -> dict[str, Any]:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(
+            f"show queue counters --json: not JSON (a cut capture?): {error.msg} at line {error.lineno}"
+        ) from None
+    if not isinstance(document, dict) or not document:
+        raise ParseError("show queue counters --json: not an object of ports")
+    layout: str | None = None
+    queues: list[dict[str, Any]] = []
+    for port, body in document.items():
+        if not isinstance(body, dict) or not (_PORT.match(port) or _SYSTEM_PORT.match(port)):
+            raise ParseError(f"show queue counters --json: {port!r} is not a port with queues")
+        for name, counters in body.items():
+            if name in _QUEUE_JSON_META:
+                continue
+            if not _QUEUE_NAME.match(name) or not isinstance(counters, dict):
+                raise ParseError(f"show queue counters --json: {port} {name!r} is not a queue's counters")
+            found = _QUEUE_JSON_LAYOUTS.get(frozenset(counters))
+            if found is None or (layout is not None and found != layout):
+                raise ParseError(
+                    f"show queue counters --json: {port} {name} has fields {', '.join(sorted(counters))} "
+                    f"(expected one queuestat layout: {', '.join(sorted(_QUEUE_JSON_FIELDS))})"
+                )
+            layout = found
+            row: dict[str, Any] = {"port": port, "queue": name}
+            for field, value in counters.items():
+                if isinstance(value, str) and value.isdigit():
+                    row[_QUEUE_JSON_FIELDS[field]] = int(value)
+                elif value == "N/A":
+                    row[_QUEUE_JSON_FIELDS[field]] = None
+                else:
+                    raise ParseError(
+                        f"show queue counters --json: {port} {name} {field}: {value!r} is not a count"
+                    )
+            if queue is None or name == queue:
+                queues.append(row)
+    if layout is None:
+        raise ParseError("show queue counters --json: no port lists a queue")
+    if queue is not None and (layout == "voq" or layout == "trim"):
+        raise ParseError(
+            f"a `show queue counters --{layout} --json` capture has no egress drop counts for {queue}"
+        )
+    return {"layout": layout, "queues": queues}
+
+
+def _queue_row(
+    port: str, queue: str, columns: tuple[str, ...], values: list[str], text: str, line: str
+) -> dict[str, Any]:
+    row: dict[str, Any] = {"port": port, "queue": queue}
+    for key, value in zip(columns, values, strict=True):
+        if value.isdigit():
+            row[key] = int(value)
+        elif value == "N/A":
+            row[key] = None
+        elif (count := number(value)) is not None:
+            row[key] = count
+        else:
+            raise _queue_error(text, line, f"{port} {queue}: {value!r} is neither a count nor N/A")
+    return row
+
+
+def _queue_error(text: str, line: str, why: str) -> ParseError:
+    """An error naming the line (found again in the text: the fast path reads a subset of lines)."""
+    at = text.find(line)
+    number_ = text.count("\n", 0, at) + 1 if at >= 0 else 0
+    return ParseError(f"line {number_}: {why}")
+
+
+def _is_queue_name(name: str, known: dict[str, bool]) -> bool:
+    found = known.get(name)
+    if found is None:
+        found = known[name] = bool(_QUEUE_NAME.match(name))
+    return found
+
+
+def _is_queue_port(name: str, known: dict[str, bool]) -> bool:
+    """A front-panel port, or a chassis system port of `--voq` (`sonic-lc1|asic0|Ethernet0`)."""
+    found = known.get(name)
+    if found is None:
+        found = known[name] = bool(_PORT.match(name) or _SYSTEM_PORT.match(name))
+    return found
 
 
 def parse_show_ecn(text: str) -> dict[str, Any]:

@@ -10,7 +10,11 @@ import re
 from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
-from gpunet.lab.switchsim.personalities.showpfc import cumulus_pfc_stats, cumulus_qos_roce
+from gpunet.lab.switchsim.personalities.showpfc import (
+    cumulus_pfc_stats,
+    cumulus_qos_roce,
+    cumulus_qos_roce_json,
+)
 
 
 def _duration(text: str) -> float:
@@ -76,6 +80,8 @@ class CumulusPersonality(Personality):
             return "\n".join(self.state.config)
         if command == "nv show qos roce":
             return cumulus_qos_roce(self.state)
+        if command in ("nv show qos roce -o json", "nv show qos roce --output json"):
+            return cumulus_qos_roce_json(self.state)
         if match := re.fullmatch(r"nv show interface (\S+) counters qos pfc-stats", command):
             if match[1] not in self.state.counters:
                 return f"Error: interface {match[1]} does not exist"

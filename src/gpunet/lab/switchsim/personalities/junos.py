@@ -11,7 +11,11 @@ import re
 from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
-from gpunet.lab.switchsim.personalities.queue_counters import junos_interfaces_queue, queue_rows
+from gpunet.lab.switchsim.personalities.queue_counters import (
+    junos_interfaces_queue,
+    junos_interfaces_queue_json,
+    queue_rows,
+)
 from gpunet.lab.switchsim.personalities.showpfc import (
     junos_cos_congestion_notification,
     junos_cos_interface,
@@ -60,6 +64,11 @@ class JunosPersonality(Personality):
             return "warning: uncommitted changes will be discarded on exit\nEntering configuration mode"
         if command == "show configuration | display set":
             return self.page("\n".join(self.state.config))
+        if match := re.fullmatch(r"show interfaces queue(?: (\S+))? \| display json", command):
+            rows = [row for row in queue_rows(self.state) if match[1] in (None, row[0])]
+            if not rows:
+                return f"error: device {match[1]} not found"
+            return self.page(junos_interfaces_queue_json(rows, lossless_queue=3))
         if match := re.fullmatch(r"show interfaces queue(?: (\S+))?", command):
             rows = [row for row in queue_rows(self.state) if match[1] in (None, row[0])]
             return self.page(

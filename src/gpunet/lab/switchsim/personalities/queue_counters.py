@@ -121,3 +121,30 @@ def junos_interfaces_queue(rows: list[QueueRow], lossless_queue: int | None = No
             f"    ECN-CE bytes         : {marks * 1024:>21} {0:>21} bps",
         ]
     return "\n".join(out)
+
+
+def junos_interfaces_queue_json(rows: list[QueueRow], lossless_queue: int | None = None) -> str:
+    """`show interfaces queue | display json` from the same rows: the reply's element names
+    (docs/switch-show-commands.md gives the sources), every value as [{"data": "..."}], queued =
+    transmitted + tail-dropped, no ECN-CE element (its name is not in the sources) [U]."""
+
+    def data(value: object) -> list[dict[str, str]]:
+        return [{"data": str(value)}]
+
+    interfaces: dict[str, dict[str, object]] = {}
+    for port, queue, packets, drops, _marks in rows:
+        interface = interfaces.setdefault(port, {"name": data(port), "queue-counters": [{"queue": []}]})
+        forwarding_class = "no-loss" if queue == lossless_queue else f"fc{queue}"
+        interface["queue-counters"][0]["queue"].append(  # type: ignore[index]
+            {
+                "queue-number": data(queue),
+                "forwarding-class-name": data(forwarding_class),
+                "queue-counters-queued-packets": data(packets + drops),
+                "queue-counters-trans-packets": data(packets),
+                "queue-counters-tail-drop-packets": data(drops),
+                "queue-counters-red-packets": data(0),
+                "queue-counters-total-drop-packets": data(drops),
+            }
+        )
+    document = {"interface-information": [{"physical-interface": list(interfaces.values())}]}
+    return json.dumps(document, indent=4)

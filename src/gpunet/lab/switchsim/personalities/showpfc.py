@@ -7,6 +7,7 @@ Counters come from SwitchState.counters, which tests set.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gpunet.lab.switchsim.state import SwitchState
@@ -194,17 +195,44 @@ def sonic_pfc_priority(state: SwitchState) -> str:
     return "\n".join(rows)
 
 
-def sonic_queue_counters(state: SwitchState) -> str:
-    rows = [
-        "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes",
-        "---------  -----  --------------  ---------------  -----------  ------------",
-    ]
+def sonic_queue_counters(state: SwitchState, as_json: bool = False) -> str:
+    """`show queue counters [--json]` as sonic-utilities `scripts/queuestat` prints it (std_header;
+    one tabulate table per port, each followed by a blank line; the `For namespace <ns>:` line the
+    202411 release puts before each table is not printed: this models the releases before it).
+    `--json` (queuestat -j, build_json + json_dump: keys sorted, indent 2, counts as strings, the
+    port's `time`). Transmitted packets from `tx_queue`, drops from `tx_drop` (absent = 0), bytes
+    are packets x 1024: the same counters the EOS and Junos formatters print."""
+    if as_json:
+        document: dict[str, dict[str, object]] = {}
+        for port in state.ports:
+            counters = state.counters[port]
+            drops = counters.get("tx_drop", [0] * 8)
+            entry: dict[str, object] = {"time": "2026-12-02T00:00:00"}
+            for queue, packets in enumerate(counters["tx_queue"]):
+                entry[f"UC{queue}"] = {
+                    "totalpacket": str(packets),
+                    "totalbytes": str(packets * 1024),
+                    "droppacket": str(drops[queue]),
+                    "dropbytes": str(drops[queue] * 1024),
+                }
+            document[port] = entry
+        return json.dumps(document, sort_keys=True, indent=2)
+    tables = []
     for port in state.ports:
-        for queue, packets in enumerate(state.counters[port]["tx_queue"]):
+        counters = state.counters[port]
+        drops = counters.get("tx_drop", [0] * 8)
+        rows = [
+            "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes",
+            "---------  -----  --------------  ---------------  -----------  ------------",
+        ]
+        for queue, packets in enumerate(counters["tx_queue"]):
+            dropped = drops[queue]
             rows.append(
-                f"{port:>9}  {'UC' + str(queue):>5}  {packets:>14}  {packets * 1024:>15}  {0:>11}  {0:>12}"
+                f"{port:>9}  {'UC' + str(queue):>5}  {packets:>14}  {packets * 1024:>15}  {dropped:>11}  "
+                f"{dropped * 1024:>12}"
             )
-    return "\n".join(rows)
+        tables.append("\n".join(rows) + "\n")
+    return "\n".join(tables)
 
 
 def junos_pfc(state: SwitchState, port: str | None = None) -> str:
@@ -305,10 +333,9 @@ def _kb_mb(value: str) -> str:
     return f"{size / 1024 / 1024:.2f} MB" if size >= 1024 * 1024 else f"{size / 1024:.2f} KB"
 
 
-def cumulus_qos_roce(state: SwitchState) -> str:
-    """`nv show qos roce`, laid out like Cumulus Linux 5.x (sample switch_cumulus_nv-show-qos-roce_1.txt),
-    from the configured `nv set qos ...` lines. As in the sample, most fields fill only the
-    operational column; `mode` fills both and `enable` only the applied one."""
+def _roce_facts(state: SwitchState) -> dict[str, Any]:
+    """What `nv show qos roce` reports, from the configured `nv set qos ...` lines: one model that
+    the text table and the `-o json` document both print."""
     config = state.config
     pfc = _nv_values(config, "nv set qos pfc")
     ecn = _nv_values(config, "nv set qos congestion-control default-global traffic-class")
@@ -316,31 +343,58 @@ def cumulus_qos_roce(state: SwitchState) -> str:
     trust = _nv_values(config, "nv set qos mapping default-global").get(("trust",), "")
     queues = _nv_values(config, "nv set qos egress-queue-mapping default-global switch-priority")
     scheduler = _nv_values(config, "nv set qos egress-scheduler default-global traffic-class")
-    pfc_priority = next((v for k, v in pfc.items() if k[1:] == ("switch-priority",)), "")
-    cable = next((v for k, v in pfc.items() if k[1:] == ("cable-length",)), "")
-    rx = "enabled" if any(k[1:] == ("rx",) and v == "enable" for k, v in pfc.items()) else "disabled"
-    tx = "enabled" if any(k[1:] == ("tx",) and v == "enable" for k, v in pfc.items()) else "disabled"
     ecn_tcs = sorted({k[0] for k, v in ecn.items() if k[1:] == ("ecn",) and v == "enable"}, key=int)
     first_tc = ecn_tcs[0] if ecn_tcs else ""
-    minimum = _kb_mb(ecn[(first_tc, "min-threshold")]) if (first_tc, "min-threshold") in ecn else ""
-    maximum = _kb_mb(ecn[(first_tc, "max-threshold")]) if (first_tc, "max-threshold") in ecn else ""
-    trust_mode = {"l3": "dscp", "l2": "pcp", "both": "pcp,dscp"}.get(trust, trust)
+    prio_map = []
+    for prio in range(8):
+        dscps = sorted(
+            (k[0] for k, v in mapping.items() if k[1:] == ("switch-priority",) and v == str(prio)), key=int
+        )
+        prio_map.append((prio, ",".join(dscps)))
+    tc_map = []
+    for prio in range(8):
+        tc = queues.get((str(prio), "traffic-class"), "0")
+        mode = scheduler.get((tc, "mode"), "dwrr")
+        weight = "strict-priority" if mode == "strict" else f"DWRR-{scheduler.get((tc, 'bw-percent'), '0')}%"
+        tc_map.append((prio, tc, weight))
+    return {
+        "enable": "on" if pfc or ecn else "off",
+        "pfc_priority": next((v for k, v in pfc.items() if k[1:] == ("switch-priority",)), ""),
+        "cable": next((v for k, v in pfc.items() if k[1:] == ("cable-length",)), ""),
+        "rx": "enabled" if any(k[1:] == ("rx",) and v == "enable" for k, v in pfc.items()) else "disabled",
+        "tx": "enabled" if any(k[1:] == ("tx",) and v == "enable" for k, v in pfc.items()) else "disabled",
+        "ecn_tcs": ecn_tcs,
+        "min": ecn.get((first_tc, "min-threshold"), ""),
+        "max": ecn.get((first_tc, "max-threshold"), ""),
+        "probability": ecn.get((first_tc, "probability"), ""),
+        "trust_mode": {"l3": "dscp", "l2": "pcp", "both": "pcp,dscp"}.get(trust, trust),
+        "prio_map": prio_map,
+        "tc_map": tc_map,
+    }
+
+
+def cumulus_qos_roce(state: SwitchState) -> str:
+    """`nv show qos roce`, laid out like Cumulus Linux 5.x (sample switch_cumulus_nv-show-qos-roce_1.txt),
+    from the configured `nv set qos ...` lines. As in the sample, most fields fill only the
+    operational column; `mode` fills both and `enable` only the applied one."""
+    facts = _roce_facts(state)
+    pfc_priority = facts["pfc_priority"]
     rows = [
-        ("enable", "", "on" if pfc or ecn else "off"),
+        ("enable", "", facts["enable"]),
         ("mode", "lossless", "lossless"),
         ("pfc", None, None),
         ("  pfc-priority", pfc_priority, ""),
-        ("  rx-enabled", rx, ""),
-        ("  tx-enabled", tx, ""),
-        ("  cable-length", cable, ""),
+        ("  rx-enabled", facts["rx"], ""),
+        ("  tx-enabled", facts["tx"], ""),
+        ("  cable-length", facts["cable"], ""),
         ("congestion-control", None, None),
         ("  congestion-mode", "ECN", ""),
-        ("  enabled-tc", ",".join(ecn_tcs), ""),
-        ("  min-threshold", minimum, ""),
-        ("  max-threshold", maximum, ""),
-        ("  probability", ecn.get((first_tc, "probability"), ""), ""),
+        ("  enabled-tc", ",".join(facts["ecn_tcs"]), ""),
+        ("  min-threshold", _kb_mb(facts["min"]) if facts["min"] else "", ""),
+        ("  max-threshold", _kb_mb(facts["max"]) if facts["max"] else "", ""),
+        ("  probability", facts["probability"], ""),
         ("trust", None, None),
-        ("  trust-mode", trust_mode, ""),
+        ("  trust-mode", facts["trust_mode"], ""),
         ("lldp-app-tlv", None, None),
         ("  priority", pfc_priority, ""),
         ("  protocol-id", "4791", ""),
@@ -351,23 +405,45 @@ def cumulus_qos_roce(state: SwitchState) -> str:
         out.append(name if operational is None else f"{name:<20}{operational:<23}{applied}".rstrip())
     out += ["RoCE PCP/DSCP->SP mapping configurations", "=" * 43]
     out += [f"{'':<7}pcp  {'dscp':<25}switch-prio", f"    -  ---  {'-' * 23}  -----------"]
-    for prio in range(8):
-        dscps = ",".join(
-            sorted(
-                (k[0] for k, v in mapping.items() if k[1:] == ("switch-priority",) and v == str(prio)),
-                key=int,
-            )
-        )
+    for prio, dscps in facts["prio_map"]:
         out.append(f"    {prio}  {prio:<3}  {dscps:<23}  {prio}")
     out += ["RoCE SP->TC mapping and ETS configurations", "=" * 45]
     out += [
         f"{'':<7}switch-prio  traffic-class  scheduler-weight",
         "    -  -----------  -------------  ----------------",
     ]
-    for prio in range(8):
-        tc = queues.get((str(prio), "traffic-class"), "0")
-        mode = scheduler.get((tc, "mode"), "dwrr")
-        weight = "strict-priority" if mode == "strict" else f"DWRR-{scheduler.get((tc, 'bw-percent'), '0')}%"
+    for prio, tc, weight in facts["tc_map"]:
         out.append(f"    {prio}  {prio:<11}  {tc:<13}  {weight}")
     out += ["Exception List", "=" * 17, "No Data"]
     return "\n".join(out)
+
+
+def cumulus_qos_roce_json(state: SwitchState) -> str:
+    """`nv show qos roce -o json` from the same model, shaped by NVIDIA's NVUE OpenAPI spec for
+    Cumulus Linux 5.3.0 (`cue-show-schema-roce-roce`: `enable`, `mode`, `pfc`, `congestion-control`
+    with thresholds as integers in bytes, `trust`, `lldp-app-tlv`, and the `prio-map` / `tc-map`
+    collections keyed by id with the columns `pcp dscp switch-prio` / `switch-prio traffic-class
+    scheduler-weight`). The 5.3.0 spec has no `cable-length` or `probability`: not printed."""
+    facts = _roce_facts(state)
+    congestion: dict[str, Any] = {"congestion-mode": "ECN", "enabled-tc": ",".join(facts["ecn_tcs"])}
+    if facts["min"]:
+        congestion["min-threshold"] = int(facts["min"])
+    if facts["max"]:
+        congestion["max-threshold"] = int(facts["max"])
+    lldp: dict[str, Any] = {"protocol-id": 4791, "selector": "UDP"}
+    if facts["pfc_priority"]:
+        lldp["priority"] = int(facts["pfc_priority"])
+    document = {
+        "enable": facts["enable"],
+        "mode": "lossless",
+        "pfc": {"pfc-priority": facts["pfc_priority"], "rx-enabled": facts["rx"], "tx-enabled": facts["tx"]},
+        "congestion-control": congestion,
+        "trust": {"trust-mode": facts["trust_mode"]},
+        "lldp-app-tlv": lldp,
+        "prio-map": {str(p): {"pcp": p, "dscp": d, "switch-prio": p} for p, d in facts["prio_map"]},
+        "tc-map": {
+            str(p): {"switch-prio": p, "traffic-class": int(tc), "scheduler-weight": w}
+            for p, tc, w in facts["tc_map"]
+        },
+    }
+    return json.dumps(document, indent=2)

@@ -104,8 +104,8 @@ class SonicPersonality(Personality):
             return sonic_pfc_priority(self.state)
         if command == "show ecn":
             return sonic_ecn(self.state)
-        if command == "show queue counters":
-            return sonic_queue_counters(self.state)
+        if command == "show queue counters" or command.startswith("show queue counters "):
+            return self._show_queue_counters(command.split()[3:])
         if command == "exit":
             self.closed = True
             return ""
@@ -116,6 +116,16 @@ class SonicPersonality(Personality):
                 f'Error: No such command "{command.split()[1] if len(command.split()) > 1 else ""}".'
             )
         return f"-bash: {word}: command not found"
+
+    def _show_queue_counters(self, options: list[str]) -> str:
+        """`show queue counters [-j|--json]`; another option is refused as click refuses it."""
+        unknown = [option for option in options if option not in ("-j", "--json")]
+        if unknown:
+            return (
+                'Usage: show queue counters [OPTIONS] [INTERFACE_NAME]\nTry "show queue counters -h" for '
+                f"help.\n\nError: No such option: {unknown[0]}"
+            )
+        return sonic_queue_counters(self.state, as_json=bool(options))
 
     def apply_patch(self, path: str) -> str:
         if path not in self.files:

@@ -1,0 +1,321 @@
+"""Structured switch output (issue 29): collected where the OS has it, the text command as the
+fallback, the form recorded beside each capture; parsed with the vendor's field names; the
+simulator serves both forms from the same counters."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpunet.lab.switchsim.personalities.showpfc import sonic_queue_counters
+from gpunet.lab.switchsim.personalities.sonic import SonicPersonality
+from gpunet.lab.switchsim.state import SwitchState
+from gpunet.model.fabric import Switch
+from gpunet.validate import switch_collect
+from gpunet.validate.checks.switch import SWITCH_COMMANDS
+from gpunet.validate.parsers import ParseError, parse
+from tests.unit.validate.test_parsers import dig
+
+TOOL = "sonic-show-queue-counters"
+
+
+def _state(drops: dict[str, list[int]]) -> SwitchState:
+    state = SwitchState(platform="sonic", hostname="leaf07", ports=["Ethernet0", "Ethernet4", "Ethernet8"])
+    for index, port in enumerate(state.ports):
+        state.counters[port]["tx_queue"] = [12 * (index + 1) + queue for queue in range(8)]
+        if port in drops:
+            state.counters[port]["tx_drop"] = drops[port]
+    return state
+
+
+@pytest.mark.parametrize(
+    "drops",
+    [
+        {},
+        {"Ethernet4": [0, 0, 0, 311, 0, 0, 0, 0]},
+        {"Ethernet0": [1] * 8, "Ethernet8": [0, 0, 0, 9, 0, 0, 5, 0]},
+    ],
+)
+@pytest.mark.parametrize("subset", [None, "UC3", "UC6"])
+def test_the_simulator_serves_both_forms_from_the_same_counters(drops: dict, subset: str | None) -> None:
+    state = _state(drops)
+    text, document = sonic_queue_counters(state), sonic_queue_counters(state, as_json=True)
+    assert json.loads(document)  # a JSON document, keys sorted as queuestat's json_dump prints
+    assert parse(TOOL, document, subset) == parse(TOOL, text, subset)
+    expected = drops.get("Ethernet4", [0] * 8)[3]
+    assert dig(parse(TOOL, document, "UC3"), "queues.1.drop_pkts") == expected
+
+
+def test_the_simulator_refuses_an_option_it_does_not_have() -> None:
+    personality = SonicPersonality.__new__(SonicPersonality)
+    personality.state = _state({})
+    assert "Error: No such option: --voq" in personality._show_queue_counters(["--voq"])
+    assert json.loads(personality._show_queue_counters(["-j"]))["Ethernet0"]["UC3"]["totalpacket"] == "15"
+
+
+# queuestat -j as sonic-utilities tests/queue_counter_test.py and queuestat_input show it (our values).
+_JSON_STD = {
+    "Ethernet0": {
+        "UC3": {"dropbytes": "1536", "droppacket": "12", "totalbytes": "901200", "totalpacket": "7100"},
+        "ALL20": {"dropbytes": "N/A", "droppacket": "N/A", "totalbytes": "N/A", "totalpacket": "N/A"},
+        "time": "2026-12-02T21:14:05.123456",
+    },
+    "Ethernet4": {
+        "cached_time": "2026-12-02T20:00:00",
+        "UC3": {"dropbytes": "0", "droppacket": "0", "totalbytes": "5120", "totalpacket": "5"},
+    },
+}
+_TRIM = {"trimpacket": "40", "trimsentpacket": "38", "trimdroppacket": "2"}
+_JSON_ALL = {"Ethernet0": {"UC3": {**_JSON_STD["Ethernet0"]["UC3"], **_TRIM}}}
+_JSON_VOQ = {"testsw|Ethernet0": {"VOQ3": {**_JSON_STD["Ethernet0"]["UC3"], "creditWDPkts": "3"}}}
+JSON_READS: list[tuple[dict, str | None, str, Any]] = [
+    (_JSON_STD, None, "layout", "standard"),
+    (_JSON_STD, None, "queues.0", {"port": "Ethernet0", "queue": "UC3", "counter_pkts": 7100,
+                                   "counter_bytes": 901200, "drop_pkts": 12, "drop_bytes": 1536}),
+    (_JSON_STD, None, "queues.1.drop_pkts", None),
+    (_JSON_STD, "UC3", "queues.1.port", "Ethernet4"),
+    (_JSON_ALL, None, "queues.0.trim_drop_pkts", 2),
+    (_JSON_ALL, "UC3", "layout", "all"),
+    (_JSON_VOQ, None, "queues.0.credit_wd_deleted_pkts", 3),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("document", "subset", "path", "expected"), JSON_READS)
+def test_queue_counters_json_is_read_by_queuestat_field_names(
+    document: dict, subset: str | None, path: str, expected: Any
+) -> None:
+    assert dig(parse(TOOL, json.dumps(document, indent=2), subset), path) == expected
+
+
+JSON_REFUSALS = [
+    (json.dumps(_JSON_STD, indent=2)[:-40], None, r"--json: not JSON \(a cut capture\?\)"),
+    (json.dumps({"Ethernet0": {"UC3": {"totalpacket": "1"}}}), None, r"Ethernet0 UC3 has fields totalpacket"),
+    (json.dumps({"Ethernet0": {"UC3": {**_JSON_STD["Ethernet0"]["UC3"], "droppacket": "7.5"}}}), None,
+     r"Ethernet0 UC3 droppacket: '7.5' is not a count"),
+    (json.dumps(_JSON_VOQ), "UC3", r"--voq --json.*no egress drop counts"),
+    (json.dumps({"Ethernet0": {"time": "x"}}), None, r"no port lists a queue"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "subset", "reason"), JSON_REFUSALS)
+def test_damaged_queue_counters_json_is_refused(text: str, subset: str | None, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse(TOOL, text, subset)
+
+
+class _Session:
+    """A switch session that answers each command from a table (what a given release prints)."""
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        self.answers, self.sent = answers, []
+
+    def send_command(self, command: str, read_timeout: int) -> str:
+        self.sent.append(command)
+        return self.answers.get(command, "")
+
+    def disconnect(self) -> None:
+        pass
+
+
+_TEXT = sonic_queue_counters(_state({}))
+_JSON = sonic_queue_counters(_state({}), as_json=True)
+_REFUSED = "Usage: show queue counters [OPTIONS] [INTERFACE_NAME]\n\nError: No such option: --json"
+COLLECTIONS = [
+    ("202106 and later", {"show queue counters --json": _JSON}, "json", _JSON, None),
+    ("before 202106", {"show queue counters --json": _REFUSED, "show queue counters": _TEXT}, "text", _TEXT,
+     "show queue counters --json: Usage: show queue counters [OPTIONS] [INTERFACE_NAME]"),
+    ("a cut JSON answer", {"show queue counters --json": _JSON[:50], "show queue counters": _TEXT}, "text",
+     _TEXT, "show queue counters --json: {"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("case", "answers", "form", "saved", "refused"), COLLECTIONS, ids=[c[0] for c in COLLECTIONS]
+)
+def test_collection_prefers_the_structured_form_and_records_it(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    case: str,
+    answers: dict,
+    form: str,
+    saved: str,
+    refused: str | None,
+) -> None:
+    session = _Session(answers)
+    monkeypatch.setattr(switch_collect, "open_session", lambda *args, **kwargs: session)
+    switch = Switch("leaf07", "sonic", "leaf", "127.0.0.1", 22, (), mgmt_user="admin")
+    switch_collect.collect_switch_show(
+        switch, "pw", "after", tmp_path, host_key_checking=False, known_hosts=None
+    )
+    folder = tmp_path / "switches" / "leaf07" / "after"
+    forms = json.loads((folder / switch_collect.FORMS_FILE).read_text())
+    assert forms[TOOL]["form"] == form
+    assert forms[TOOL].get("structured_refused") == refused
+    assert (folder / f"{TOOL}.txt").read_text().rstrip("\n") == saved.rstrip("\n")
+    # The other SONiC commands have no structured form: text, asked once each.
+    assert {tool: forms[tool]["form"] for tool in SWITCH_COMMANDS["sonic"] if tool != TOOL} == dict.fromkeys(
+        set(SWITCH_COMMANDS["sonic"]) - {TOOL}, "text"
+    )
+    assert parse(TOOL, (folder / f"{TOOL}.txt").read_text()) == parse(TOOL, _TEXT)
+
+
+# ---- Junos `show interfaces queue | display json` (a Junos 17.2R1 reply's shape: opendaylight/nic
+# InterfaceInformationTest; element names: czerwonk/junos_exporter interfacequeue/rpc.go) ----
+def _d(value: object) -> list[dict[str, str]]:
+    return [{"data": str(value)}]
+
+
+_JUNOS_QUEUE = {
+    "queue-number": _d(3),
+    "forwarding-class-name": _d("no-loss"),
+    "queue-counters-queued-packets": _d(7730103),
+    "queue-counters-trans-packets": _d(7730062),
+    "queue-counters-tail-drop-packets": _d(41),
+    "queue-counters-red-packets": _d(0),
+    "queue-counters-total-drop-packets": _d(41),
+}
+_JUNOS_NA = {
+    "queue-number": _d(0),
+    "forwarding-class-name": _d("best-effort"),
+    "queue-counters-queued-packets": _d(10),
+    "queue-counters-trans-packets": _d(10),
+    "queue-counters-tail-drop-packets-na": _d("Not Available"),
+}
+JUNOS_JSON = {
+    "interface-information": [
+        {
+            "attributes": {"xmlns": "http://xml.juniper.net/junos/17.2R1/junos-interface"},
+            "physical-interface": [
+                {},
+                {"name": _d("et-6/0/1"), "queue-counters": [{"queue": [_JUNOS_NA, _JUNOS_QUEUE]}]},
+                {},
+            ],
+        }
+    ]
+}
+JUNOS_READS = [
+    ("interfaces.et-6/0/1.queues.3.tail_dropped_packets", 41),
+    ("interfaces.et-6/0/1.queues.3.transmitted_packets", 7730062),
+    ("interfaces.et-6/0/1.queues.3.forwarding_class", "no-loss"),
+    ("interfaces.et-6/0/1.queues.0.tail_dropped_packets", None),
+]
+
+
+@pytest.mark.parametrize(("path", "expected"), JUNOS_READS)
+def test_junos_display_json_is_read_by_its_element_names(path: str, expected: Any) -> None:
+    assert dig(parse("junos-show-interfaces-queue", json.dumps(JUNOS_JSON)), path) == expected
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        ({"interface-information": []}, r"no interface-information"),
+        ({"interface-information": [{"physical-interface": [{}]}]}, r"no physical-interface with queues"),
+        (
+            {"interface-information": [{"physical-interface": [{"name": _d("et-0/0/0"), "queue-counters": [
+                {"queue": [{k: v for k, v in _JUNOS_QUEUE.items() if "trans" not in k}]}]}]}]},
+            r"et-0/0/0 queue 3 has no queue-counters-trans-packets",
+        ),
+        (
+            {"interface-information": [{"physical-interface": [{"name": _d("et-0/0/0"), "queue-counters": [
+                {"queue": [{**_JUNOS_QUEUE, "queue-counters-tail-drop-packets": _d("4x")}]}]}]}]},
+            r"queue-counters-tail-drop-packets: '4x' is not a count",
+        ),
+    ],
+)  # fmt: skip
+def test_damaged_junos_display_json_is_refused(document: dict, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("junos-show-interfaces-queue", json.dumps(document))
+
+
+def test_the_simulator_serves_junos_queues_in_both_forms_from_the_same_counters() -> None:
+    from gpunet.lab.switchsim.personalities.queue_counters import (
+        junos_interfaces_queue,
+        junos_interfaces_queue_json,
+    )
+    from gpunet.validate.checks.switch import per_queue
+
+    rows = [
+        (p, q, 100 * q + 1, 7 if (p, q) == ("et-0/0/1", 3) else 0, 5)
+        for p in ("et-0/0/0", "et-0/0/1")
+        for q in range(8)
+    ]
+    text = parse("junos-show-interfaces-queue", junos_interfaces_queue(rows, 3))
+    document = parse("junos-show-interfaces-queue", junos_interfaces_queue_json(rows, 3))
+    assert per_queue(document, "drops") == per_queue(text, "drops")
+    assert per_queue(document, "drops")[("et-0/0/1", 3)] == 7
+
+
+# ---- Cumulus `nv show qos roce -o json` (NVUE OpenAPI 5.3.0 `cue-show-schema-roce-roce`) ----
+_NV_CONFIG = [
+    "nv set qos pfc default-global switch-priority 3",
+    "nv set qos pfc default-global rx enable",
+    "nv set qos pfc default-global tx enable",
+    "nv set qos congestion-control default-global traffic-class 3 ecn enable",
+    "nv set qos congestion-control default-global traffic-class 3 min-threshold 153600",
+    "nv set qos congestion-control default-global traffic-class 3 max-threshold 1536000",
+    "nv set qos mapping default-global trust l3",
+    "nv set qos mapping default-global dscp 26 switch-priority 3",
+]
+# What the switch checks read from `settings`, in both forms.
+_NV_KEYS = ("pfc.pfc-priority", "pfc.rx-enabled", "congestion-control.congestion-mode",
+            "congestion-control.enabled-tc", "trust.trust-mode", "mode")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "config", [_NV_CONFIG, _NV_CONFIG[:3], []], ids=["pfc-and-ecn", "pfc-only", "factory"]
+)
+def test_the_simulator_serves_nv_show_qos_roce_in_both_forms(config: list[str]) -> None:
+    from gpunet.lab.switchsim.personalities.showpfc import cumulus_qos_roce, cumulus_qos_roce_json
+
+    state = SwitchState(platform="cumulus", hostname="leaf05", ports=["swp1"])
+    state.config = list(config)
+    text = parse("cumulus-nv-show-qos-roce", cumulus_qos_roce(state))
+    document = parse("cumulus-nv-show-qos-roce", cumulus_qos_roce_json(state))
+    assert document["form"] == "json"
+    assert {k: document["settings"].get(k) for k in _NV_KEYS} == {
+        k: text["settings"].get(k) for k in _NV_KEYS
+    }
+    assert document["dscp_to_switch_priority"] == text["dscp_to_switch_priority"]
+    assert document["switch_priority_to_tc"] == text["switch_priority_to_tc"]
+
+
+NV_JSON = {
+    "enable": "on",
+    "mode": "lossless",
+    "pfc": {"pfc-priority": "3", "rx-enabled": "enabled", "tx-enabled": "enabled"},
+    "congestion-control": {"congestion-mode": "ECN", "enabled-tc": "0,3", "min-threshold": 153600,
+                           "max-threshold": 1536000},
+    "trust": {"trust-mode": "pcp,dscp"},
+    "prio-map": {"3": {"pcp": 3, "dscp": "24,25,26,27", "switch-prio": 3}},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("settings.pfc.pfc-priority", "3"),
+        ("settings.congestion-control.min-threshold", "153600"),
+        ("settings.mode", "lossless"),
+        ("dscp_to_switch_priority.0", {"pcp": "3", "dscp": "24,25,26,27", "switch_prio": "3"}),
+    ],
+)
+def test_nv_show_qos_roce_json_is_read_by_the_openapi_names(path: str, expected: Any) -> None:
+    assert dig(parse("cumulus-nv-show-qos-roce", json.dumps(NV_JSON, indent=2)), path) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (json.dumps(NV_JSON)[:-30], r"-o json: not JSON \(a cut capture\?\)"),
+        (json.dumps({"interface": {}}), r"no mode or pfc"),
+        (json.dumps({**NV_JSON, "prio-map": {"3": "x"}}), r"prio-map is not a collection of objects"),
+        (json.dumps({**NV_JSON, "pfc": {"pfc-priority": ["3"]}}), r"pfc.pfc-priority is not a value"),
+    ],
+)
+def test_damaged_nv_show_qos_roce_json_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("cumulus-nv-show-qos-roce", text)
