@@ -30,7 +30,7 @@ def test_preflight_stops_the_run_on_a_broken_inventory() -> None:
     run = run_playbook("playbooks/preflight.yml", "-i", str(broken))
     assert run.returncode != 0
     assert (
-        "gpu02.gpunet_nics[1].speed_gbps: differs from leaf02 swp2's speed (got 200, expected 400)"
+        "gpu02.gpunet_nics[1].speed_gbps: differs from leaf02 swp2s0's speed (got 200, expected 400)"
         in run.stdout
     )
     assert "failed=1" in run.stdout
@@ -53,7 +53,7 @@ def test_site_runs_the_preflight_whatever_limit_and_tags_say(narrowing: tuple[st
     assert run.returncode != 0
     assert "TASK [Check schema and cross-checks of the inventory]" in run.stdout
     assert (
-        "gpu02.gpunet_nics[1].speed_gbps: differs from leaf02 swp2's speed (got 200, expected 400)"
+        "gpu02.gpunet_nics[1].speed_gbps: differs from leaf02 swp2s0's speed (got 200, expected 400)"
         in run.stdout
     )
     assert "unreachable=1" not in run.stdout
