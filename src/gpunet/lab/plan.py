@@ -50,6 +50,7 @@ class LabSwitch:
     name: str
     platform: str
     ports: tuple[str, ...]  # front-panel ports as the inventory names them
+    model: str = ""  # gpunet_switch_model: the simulator boots that model's factory config
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def plan_lab(fabric: Fabric) -> LabPlan:
                 f"gpunet_fabric.firewall.mgmt_cidrs[0]: {mgmt.subnet} overlaps rail network {rail.subnet}"
             )
     switches = tuple(
-        LabSwitch(str(s.name), str(s.platform), tuple(str(p.name) for p in s.ports))
+        LabSwitch(str(s.name), str(s.platform), tuple(str(p.name) for p in s.ports), str(s.model))
         for s in fabric.switches.values()
     )
     return LabPlan(

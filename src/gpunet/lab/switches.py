@@ -81,7 +81,9 @@ def seed_state(switch: LabSwitch, state_file: Path) -> None:
     """A factory-fresh switch named as in the inventory, with exactly the inventory's ports."""
     from gpunet.lab.switchsim.state import SwitchState
 
-    SwitchState(platform=switch.platform, hostname=switch.name, ports=list(switch.ports)).save(state_file)
+    SwitchState(
+        platform=switch.platform, hostname=switch.name, model=switch.model or None, ports=list(switch.ports)
+    ).save(state_file)
 
 
 def start_switch(

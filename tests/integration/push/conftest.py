@@ -61,7 +61,8 @@ def start(fleet, prod_fabric, rendered):
         name = SWITCH_OF_PLATFORM[platform]
         model = prod_fabric.switches[name]
         options = SimOptions(username="netops", password=PASSWORD, minute_seconds=2, **faults)
-        sim = fleet.start(platform, name, options=options, ports=[p.name for p in model.ports])
+        ports = [p.name for p in model.ports]
+        sim = fleet.start(platform, name, options=options, ports=ports, model=model.model)
         switch = dataclasses.replace(model, mgmt_address="127.0.0.1", mgmt_port=sim.port, mgmt_user="netops")
         return Target(sim, switch, rendered[name])
 

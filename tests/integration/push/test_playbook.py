@@ -38,7 +38,9 @@ def lab_copy_of_prod(tmp_path: Path, fleet: SimulatorFleet, reject: dict[str, st
     sims = {}
     for name, switch in fabric.switches.items():
         options = SimOptions(username="netops", password=PASSWORD, reject=reject.get(name))
-        sims[name] = fleet.start(switch.platform, name, options=options, ports=[p.name for p in switch.ports])
+        sims[name] = fleet.start(
+            switch.platform, name, options=options, ports=[p.name for p in switch.ports], model=switch.model
+        )
         host_vars = inventory / "host_vars" / f"{name}.yml"
         text = re.sub(r"(?m)^ansible_host: .*$", f"ansible_host: 127.0.0.1\nansible_port: {sims[name].port}",
                       host_vars.read_text())  # fmt: skip

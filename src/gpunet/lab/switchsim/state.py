@@ -14,34 +14,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpunet.lab.switchsim.factory import factory_config
+
 DEFAULT_PORTS = {
     "nxos": ["Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"],
     "eos": ["Ethernet1/1", "Ethernet2/1", "Ethernet3/1", "Ethernet4/1"],
     "cumulus": ["swp1", "swp2", "swp3", "swp4"],
-    "sonic": ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"],
+    "sonic": ["Ethernet0", "Ethernet8", "Ethernet16", "Ethernet24"],  # 800G cages of both SKUs
     "junos": ["et-0/0/0", "et-0/0/1", "et-0/0/2", "et-0/0/3"],
 }
-
-
-def default_config(platform: str, hostname: str) -> Any:
-    """The factory configuration each personality boots with."""
-    if platform == "sonic":
-        return {
-            "DEVICE_METADATA": {"localhost": {"hostname": hostname, "platform": "x86_64-kvm_x86_64-r0"}},
-            "PORT": {p: {"mtu": "9100", "admin_status": "up"} for p in DEFAULT_PORTS["sonic"]},
-        }
-    return {
-        "nxos": [f"hostname {hostname}", "feature lldp"],
-        "eos": [f"hostname {hostname}", "service routing protocols model multi-agent"],
-        "cumulus": [f"nv set system hostname {hostname}"],
-        "junos": [f"set system host-name {hostname}"],
-    }[platform]
 
 
 @dataclass
 class SwitchState:
     platform: str
     hostname: str
+    model: str | None = None  # gpunet_switch_model; the factory config is that model's
     config: Any = None  # running config: list of lines, or the config_db dict on SONiC
     startup: Any = None
     checkpoints: dict[str, Any] = field(default_factory=dict)
@@ -53,7 +41,7 @@ class SwitchState:
 
     def __post_init__(self) -> None:
         if self.config is None:
-            self.config = default_config(self.platform, self.hostname)
+            self.config = factory_config(self.platform, self.hostname, self.model)
         if self.startup is None:
             self.startup = copy.deepcopy(self.config)
         if not self.ports:

@@ -1,0 +1,61 @@
+"""The configuration each simulated switch model ships with (LAB EQUIPMENT).
+
+SONiC: config_db as the image leaves it after first boot and `config qos reload`, generated from
+sonic-buildimage's own templates for the model's SKU (sonic/<SKU>.json, each file names its source
+commit and steps; scripts/sonic-factory-config.py writes them). Other OSes: see `factory_config`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+# gpunet switch model -> the SONiC SKU the vendor image boots it with (each platform folder's
+# `default_sku` in sonic-buildimage: x86_64-nvidia_sn5600-r0 "ACS-SN5600 t1",
+# x86_64-dell_z9864f-r0 "Dell-Z9864f-O64 t1").
+SONIC_SKUS = {"SN5600": "ACS-SN5600", "Z9864F": "Dell-Z9864f-O64"}
+# The model a simulated SONiC switch is when nobody names one.
+DEFAULT_SONIC_MODEL = "SN5600"
+
+
+class UnknownModel(ValueError):
+    """A switch model the simulator has no factory configuration for."""
+
+
+@cache
+def _sonic_document(sku: str) -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("sonic", f"{sku}.json").read_text()
+    return json.loads(text)
+
+
+def sonic_factory(model: str | None, hostname: str) -> dict[str, Any]:
+    """The factory config_db of a SONiC `model`, with the hostname the operator gave it."""
+    model = model or DEFAULT_SONIC_MODEL
+    if model not in SONIC_SKUS:
+        known = ", ".join(SONIC_SKUS)
+        raise UnknownModel(f"no SONiC factory config for switch model {model!r} (known: {known})")
+    config = copy.deepcopy(_sonic_document(SONIC_SKUS[model])["config_db"])
+    config["DEVICE_METADATA"]["localhost"]["hostname"] = hostname
+    return config
+
+
+def sonic_source(model: str) -> dict[str, str]:
+    return dict(_sonic_document(SONIC_SKUS[model])["source"])
+
+
+def factory_config(platform: str, hostname: str, model: str | None = None) -> Any:
+    """The configuration a switch boots with: the config_db of its SKU on SONiC. On the CLI OSes
+    only the lines below: their default QoS (NX-OS `default-nq-*` policies, EOS's and Junos's
+    default classes, Cumulus `default-global` profiles) is assumed to live in the OS rather than
+    in the running config the push reads; that assumption has no vendor source here yet."""
+    if platform == "sonic":
+        return sonic_factory(model, hostname)
+    return {
+        "nxos": [f"hostname {hostname}", "feature lldp"],
+        "eos": [f"hostname {hostname}", "service routing protocols model multi-agent"],
+        "cumulus": [f"nv set system hostname {hostname}"],
+        "junos": [f"set system host-name {hostname}"],
+    }[platform]
