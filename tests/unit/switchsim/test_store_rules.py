@@ -1,5 +1,6 @@
 """The simulator stores config as each OS does: a statement with one value set again replaces
-it, a list statement adds up, `no`/`delete`/`nv unset` remove (rules: gpunet.netdev.osdata)."""
+it, a list statement adds up, `no`/`delete`/`nv unset` remove (rules: the simulator's own,
+gpunet.lab.switchsim.storage)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
 from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import load_grammar
-from gpunet.netdev.osdata import os_rules
+from gpunet.lab.switchsim.storage import storage_rules
 
 TREE_CASES = [
     # (platform, indent, lines typed, running config afterwards)
@@ -46,7 +47,7 @@ TREE_CASES = [
 
 @pytest.mark.parametrize("platform, indent, typed, expected", TREE_CASES)
 def test_tree_store(platform, indent, typed, expected):
-    tree = ConfigTree(indent, os_rules(platform))
+    tree = ConfigTree(indent, storage_rules(platform))
     editor = ConfigEditor(load_grammar(platform), tree)
     for line in typed:
         editor.feed(line)
@@ -76,7 +77,7 @@ FLAT_CASES = [
 def test_flat_store(platform, typed, expected):
     lines: list[str] = []
     for line in typed:
-        lines = set_line(lines, line, os_rules(platform))
+        lines = set_line(lines, line, storage_rules(platform))
     assert lines == expected
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from gpunet.netdev.osdata import OsRules
+from gpunet.lab.switchsim.storage import StorageRules
 
 
 class LineGrammar(Protocol):
@@ -45,15 +45,16 @@ def place_line(grammar: LineGrammar, stack: tuple[str, ...], line: str) -> tuple
 
 class ConfigTree:
     """Ordered, de-duplicated tree of configuration lines, stored as the OS stores them: a
-    statement with one value replaces its previous value (`rules`, from gpunet.netdev.osdata)."""
+    statement with one value replaces its previous value (`rules`: the simulator's own data,
+    gpunet.lab.switchsim.storage)."""
 
-    def __init__(self, indent: int = 2, rules: OsRules | None = None) -> None:
+    def __init__(self, indent: int = 2, rules: StorageRules | None = None) -> None:
         self.root = Node("")
         self.indent = indent
         self.rules = rules
 
     @classmethod
-    def from_lines(cls, lines: list[str], indent: int = 2, rules: OsRules | None = None) -> ConfigTree:
+    def from_lines(cls, lines: list[str], indent: int = 2, rules: StorageRules | None = None) -> ConfigTree:
         tree = cls(indent, rules)
         path: list[Node] = [tree.root]
         for raw in lines:

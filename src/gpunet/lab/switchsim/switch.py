@@ -48,10 +48,11 @@ class SimulatedSwitch:
         self._rollback_target: Any = None
         self._saved_mtime = 0
         from gpunet.lab.switchsim.grammar_link import load_grammar
-        from gpunet.netdev.osdata import os_rules
+        from gpunet.lab.switchsim.storage import storage_rules
 
         self.grammar = load_grammar(state.platform)
-        self.rules = os_rules(state.platform)  # how the OS stores a statement set again
+        # how the OS stores a statement typed again (SONiC: a document, no such rules)
+        self.rules = storage_rules(state.platform) if state.platform != "sonic" else None
 
     @property
     def platform(self) -> str:

@@ -1,6 +1,7 @@
 """Per-OS vendor data for declarative pushes: what gpunet owns, and how the OS stores a statement
 that is set again (replaces its value, or adds to a list). One YAML file per OS, each rule with
-its vendor source. The switch simulator reads the same `replace` rules (it imitates the OS)."""
+its vendor source. The switch simulator keeps its own reading of the vendors' facts
+(gpunet.lab.switchsim.storage), so a wrong rule here cannot hide behind the simulator."""
 
 from __future__ import annotations
 
