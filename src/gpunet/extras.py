@@ -7,7 +7,7 @@ import sys
 
 # extra -> the modules it brings; kept beside [project.optional-dependencies] in pyproject.toml.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
-    "lab": ("asyncssh",),
+    "lab": ("asyncssh", "jsonpatch"),
 }
 EXIT_MISSING_EXTRA = 2
 

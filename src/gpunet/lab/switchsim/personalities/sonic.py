@@ -1,15 +1,24 @@
 """Community SONiC personality: a bash shell with the click `config`/`show` commands.
 
 LAB EQUIPMENT, modelled on sonic-utilities' Command Reference. config_db is a JSON document;
-`config apply-patch` applies a JSON Patch atomically (all or nothing); checkpoints/rollback.
+`config apply-patch` applies a JSON Patch atomically (all or nothing) and `config rollback` goes
+back to a checkpoint, both through GCU's checks (sonic_gcu); `pfcwd` writes PFC_WD directly.
+Every `config` command needs root, as config/main.py's group callback demands; the image's
+sudoers lets the sudo group run anything without a password (sonic-buildimage
+files/image_config/sudoers/sudoers).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
+import jsonpointer
+
+from gpunet.lab.switchsim import sonic_gcu
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities import sonic_pfcwd
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.personalities.showpfc import (
     sonic_ecn,
@@ -17,9 +26,30 @@ from gpunet.lab.switchsim.personalities.showpfc import (
     sonic_pfc_priority,
     sonic_queue_counters,
 )
-from gpunet.netdev.jsonpatch import PatchError, apply_patch, touched
 
 HEREDOC = re.compile(r"cat > (\S+) <<\s*'?(\w+)'?")
+ROOT_ONLY = "Root privileges are required for this operation"
+CONFIG_COMMANDS = re.compile(
+    r"config (checkpoint|rollback|delete-checkpoint|list-checkpoints|apply-patch|save)\b"
+)
+
+
+def _written(document: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
+    """The tables, entries or fields the patch's add/replace operations wrote (for the grammar)."""
+    part: dict[str, Any] = {}
+    for op in ops:
+        if op.get("op") == "remove":
+            continue
+        tokens = jsonpointer.JsonPointer(str(op.get("path", ""))).parts
+        source: Any = document
+        target = part
+        for depth, token in enumerate(tokens):
+            source = source[token]
+            if depth == len(tokens) - 1:
+                target[token] = source
+            else:
+                target = target.setdefault(token, {})
+    return part
 
 
 class SonicPersonality(Personality):
@@ -52,10 +82,17 @@ class SonicPersonality(Personality):
                 self.count_config_line()
             return ""
         command = line.strip()
-        if command.startswith("sudo "):
+        root = command.startswith("sudo ")
+        if root:
             command = command[5:]
         if not command:
             return ""
+        # click resolves the subcommand before the group's root check runs: an unknown one still
+        # gets "No such command"
+        if CONFIG_COMMANDS.match(command) and not root:
+            return ROOT_ONLY
+        if command.startswith("pfcwd "):
+            return self._pfcwd(command.removeprefix("pfcwd "), root)
         if match := HEREDOC.fullmatch(command):
             self.heredoc = (match[1], match[2], [])
             return ""
@@ -75,7 +112,15 @@ class SonicPersonality(Personality):
         if match := re.fullmatch(r"config rollback (\S+)", command):
             if match[1] not in self.state.checkpoints:
                 return f"Error: Checkpoint '{match[1]}' does not exist."
-            self.switch.replace_config(self.state.checkpoints[match[1]], "rollback", name=match[1])
+            target = self.state.checkpoints[match[1]]
+            try:
+                sonic_gcu.check_transition(self.state.config, target)
+            except sonic_gcu.GcuRefusal as refusal:
+                return (
+                    "Config Rollbacker: Config rollbacking starting.\n"
+                    f"Failed to rollback config\nError: {refusal}"
+                )
+            self.switch.replace_config(target, "rollback", name=match[1])
             return (
                 "Config Rollbacker: Config rollbacking starting.\n"
                 f"Target checkpoint: {match[1]}.\nConfig rolled back successfully."
@@ -117,6 +162,18 @@ class SonicPersonality(Personality):
             )
         return f"-bash: {word}: command not found"
 
+    def _pfcwd(self, arguments: str, root: bool) -> str:
+        if arguments.startswith("show "):
+            return ""
+        if self.switch.rejects(f"pfcwd {arguments}"):
+            return f"Failed to run command, invalid options:\n{arguments}"
+        config, output = sonic_pfcwd.run(self.state.config, arguments, root)
+        if config is not None and config != self.state.config:
+            if not config.get("PFC_WD"):
+                config = {table: entries for table, entries in config.items() if table != "PFC_WD"}
+            self.switch.replace_config(config, "pfcwd", arguments=arguments)
+        return output
+
     def _show_queue_counters(self, options: list[str]) -> str:
         """`show queue counters [-j|--json]`; another option is refused as click refuses it."""
         unknown = [option for option in options if option not in ("-j", "--json")]
@@ -135,10 +192,10 @@ class SonicPersonality(Personality):
             ops = json.loads(self.files[path])
             for op in ops:
                 if self.switch.rejects(json.dumps(op, sort_keys=True)):
-                    raise PatchError(f"operation on {op.get('path')} rejected by YANG validation")
-            patched = apply_patch(self.state.config, ops)
-            self.switch.grammar.check_document(json.dumps(touched(patched, ops)))
+                    raise ValueError(f"operation on {op.get('path')} rejected by YANG validation")
+            patched = sonic_gcu.apply(self.state.config, ops)
+            self.switch.grammar.check_document(json.dumps(_written(patched, ops)))
         except (ValueError, grammar_error_type()) as error:
-            return f"{header}\nError: Failed to apply patch\n{error}"
+            return f"{header}\nFailed to apply patch due to: {error}\nError: {error}"
         self.switch.replace_config(patched, "apply-patch", operations=len(ops))
         return f"{header}\nPatch Applier: localhost: Patch applied successfully.\nPatch applied successfully."
