@@ -74,6 +74,7 @@ class ActionModule(ActionBase):
             name=name,
             platform=platform,
             role=str(var("gpunet_role", "")),
+            model=str(var("gpunet_switch_model", "")),
             mgmt_address=str(var("ansible_host", name)),
             mgmt_port=int(var("ansible_port", 22)),
             ports=(),

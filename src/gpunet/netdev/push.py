@@ -10,6 +10,7 @@ rolled back from a checkpoint, or rolled back by the OS's own timer.
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.jumphost import JumpHost
 from gpunet.netdev.remediation import Remediation, remediate
 from gpunet.netdev.session import open_session
+from gpunet.netdev.sonic_checks import check_buffer_model
 from gpunet.netdev.strategies import STRATEGIES, CommitStrategy, PushOptions, SessionLost
 from gpunet.platforms import get_platform
 
@@ -109,7 +111,14 @@ def _run(
     try:
         strategy.apply(remediation)
     except DeviceRejectedError as error:
-        _quietly(strategy.undo)
+        try:
+            strategy.undo()
+        except (PushError, SessionLost) as again:
+            reason = getattr(again, "reason", again)
+            state = "rolling back by itself" if strategy.self_rollback else "unknown"
+            raise PushError(
+                name, f"{error.reason}; the undo failed too ({reason}): read the switch", state
+            ) from None
         raise PushError(name, f"{error.reason}; previous config restored", "rolled back") from None
     except SessionLost as lost:
         try:
@@ -131,9 +140,12 @@ def _run(
 def plan_remediation(switch: Switch, running: str, intended: str) -> Remediation:
     """The remediation for `switch`; a running config gpunet cannot parse is the switch's error."""
     try:
-        return remediate(switch.platform, running, intended)
+        remediation = remediate(switch.platform, running, intended)
     except ValueError as error:  # json.JSONDecodeError on SONiC
         raise DeviceRejectedError(switch.name, f"cannot read the running config: {error}") from None
+    if switch.platform == "sonic" and not remediation.in_sync:
+        check_buffer_model(switch, json.loads(running))
+    return remediation
 
 
 def _quietly(step) -> None:  # type: ignore[no-untyped-def]

@@ -25,9 +25,11 @@ from hier_config import Platform, WorkflowRemediation, get_hconfig, get_hconfig_
 from hier_config.models import IdempotentCommandsRule, MatchRule
 from hier_config.platforms.driver_base import HConfigDriverBase
 
+from gpunet.netdev import sonic_pfcwd
 from gpunet.netdev.linediff import config_paths
 from gpunet.netdev.osdata import OsRules, os_rules
 from gpunet.netdev.scope import blocks, object_of, owned_document, owned_indented, owned_set_lines
+from gpunet.netdev.sonic_pfcwd import PfcwdPlan
 
 HIER_PLATFORM = {"nxos": Platform.CISCO_NXOS, "eos": Platform.ARISTA_EOS}
 LITERAL = re.compile(r"[A-Za-z0-9 _-]+")
@@ -58,6 +60,7 @@ class Remediation:
     removed: list[str] = field(default_factory=list)  # owned statements intended/ lacks
     commands: list[str] = field(default_factory=list)  # what the push sends (SONiC: patch ops as JSON)
     patch: list[dict[str, Any]] = field(default_factory=list)  # SONiC only
+    pfcwd: PfcwdPlan = field(default_factory=PfcwdPlan)  # SONiC only: PFC_WD through the `pfcwd` CLI
 
     @property
     def in_sync(self) -> bool:
@@ -152,7 +155,9 @@ def _escape(token: str) -> str:
 
 
 def _document(rules: OsRules, running: dict[str, Any], intended: dict[str, Any]) -> Remediation:
+    """SONiC: one JSON Patch for config_db, PFC_WD excepted (gpunet.netdev.sonic_pfcwd says why)."""
     owned = owned_document(rules, running, intended)
+    pfcwd = sonic_pfcwd.plan(running.get("PFC_WD", {}), owned.get("PFC_WD", {}), intended.get("PFC_WD", {}))
     removes: list[dict[str, Any]] = []
     writes: list[dict[str, Any]] = []
     added: list[str] = []
@@ -187,11 +192,12 @@ def _document(rules: OsRules, running: dict[str, Any], intended: dict[str, Any])
                     if kind == "replace":
                         removed.append(f"{table}|{key}.{name}={current[name]}")
                     added.append(f"{table}|{key}.{name}={value}")
-    patch = removes + writes
+    patch = [op for op in removes + writes if not op["path"].startswith("/PFC_WD")]
     return Remediation(
         rules.platform,
         added=added,
         removed=removed,
-        commands=[json.dumps(op, sort_keys=True) for op in patch],
+        commands=[json.dumps(op, sort_keys=True) for op in patch] + pfcwd.commands,
         patch=patch,
+        pfcwd=pfcwd,
     )

@@ -98,26 +98,61 @@ def object_of(rules: OsRules, line: str) -> str | None:
     return match["object"] if match and "object" in match.groupdict() else None
 
 
+def _indexes(key: str) -> set[int]:
+    """The PGs or queues of a `<port>|<n>` or `<port>|<n>-<m>` key."""
+    first, _, last = key.split("|", 1)[1].partition("-")
+    if not first.isdigit() or not (last or first).isdigit():
+        return set()
+    return set(range(int(first), int(last or first) + 1))
+
+
 def owned_document(rules: OsRules, running: dict[str, Any], intended: dict[str, Any]) -> dict[str, Any]:
-    """Owned part of a SONiC config_db: owned ports' entries, gpunet's named objects, and the
-    fields intended/ writes in tables whose entries are not gpunet's."""
+    """Owned part of a SONiC config_db (osdata/sonic.yml `owned` says what and why): gpunet's
+    named objects, the entries of its ports it wrote or that contradict intended/, and the fields
+    intended/ writes in entries that are not gpunet's."""
     owned_cfg = rules.owned
-    ports = set(intended.get("PORT_QOS_MAP", {})) | set(intended.get("PORT", {}))
-    ports |= {
-        port
-        for port, fields in running.get("PORT_QOS_MAP", {}).items()
-        if any(owned_cfg["claims"] in str(value) for value in fields.values())
+    claims = re.compile(owned_cfg["claims"], re.IGNORECASE)
+
+    def claimed(fields: dict[str, Any]) -> bool:
+        return any(claims.search(str(value)) for value in fields.values())
+
+    intended_ports = set(intended.get("PORT_QOS_MAP", {})) | set(intended.get("PORT", {}))
+    ports = intended_ports | {
+        port for port, fields in running.get("PORT_QOS_MAP", {}).items() if claimed(fields)
     }
+    written: dict[tuple[str, str], set[int]] = {}
+    for table in owned_cfg["indexed_port_tables"]:
+        for key in intended.get(table, {}):
+            written.setdefault((table, key.split("|")[0]), set()).update(_indexes(key))
     part: dict[str, Any] = {}
     for table, entries in running.items():
+        wanted_table = intended.get(table, {})
         for key, fields in entries.items():
-            if (table in owned_cfg["port_tables"] and key.split("|")[0] in ports) or (
-                table in owned_cfg["named"] and re.fullmatch(owned_cfg["named"][table], key)
-            ):
-                part.setdefault(table, {})[key] = dict(fields)
-            elif table in owned_cfg["field_tables"] and key in intended.get(table, {}):
-                wanted = intended[table][key]
+            port = key.split("|")[0]
+            if table in owned_cfg["named"] and re.fullmatch(owned_cfg["named"][table], key):
+                kept = dict(fields)
+            elif table in owned_cfg["indexed_port_tables"] and port in ports:
+                if (
+                    key not in wanted_table
+                    and not claimed(fields)
+                    and not (_indexes(key) & written.get((table, port), set()))
+                ):
+                    continue
+                kept = dict(fields)
+            elif table in owned_cfg["port_field_tables"] and port in ports and key not in wanted_table:
+                if port in intended_ports and owned_cfg["port_field_tables"][table] == "claimed":
+                    kept = {f: v for f, v in fields.items() if claims.search(str(v))}
+                else:
+                    kept = dict(fields)
+            elif table in owned_cfg["port_field_tables"] and port in ports:
+                wanted = wanted_table[key]
+                kept = {f: v for f, v in fields.items() if f in wanted or claims.search(str(v))}
+            elif table in owned_cfg["field_tables"] and key in wanted_table:
+                wanted = wanted_table[key]
                 # CABLE_LENGTH names ports as fields: an owned port's field is gpunet's too.
                 kept = {f: v for f, v in fields.items() if f in wanted or f in ports}
+            else:
+                continue
+            if kept:
                 part.setdefault(table, {})[key] = kept
     return part

@@ -93,25 +93,18 @@ SONIC_FOREIGN = {
     "BGP_NEIGHBOR": {"192.0.2.2": {"asn": "65002"}},
     "BUFFER_PG": {"Ethernet200|3-4": {"profile": "ingress_lossless_profile"}},  # a port gpunet does not list
 }
-# SONiC stock entries that conflict with gpunet's intent on a port it lists.
-SONIC_STOCK = {
-    "BUFFER_PG": {"Ethernet0|3-4": {"profile": "ingress_lossless_profile"}},
-    "BUFFER_QUEUE": {"Ethernet0|3-4": {"profile": "egress_lossless_profile"}},
-    "QUEUE": {"Ethernet0|3": {"scheduler": "scheduler.1", "wred_profile": "AZURE_LOSSLESS"}},
-    "PORT_QOS_MAP": {"Ethernet0": {"pfc_to_pg_map": "AZURE", "pfc_enable": "3,4"}},
-}
 
 
-def seed(fleet, target, platform: str, *, stock: bool) -> None:
-    """Put the foreign (and SONiC stock) config on the simulator as if an operator had typed it."""
+def seed(fleet, target, platform: str) -> None:
+    """Put the foreign config on the simulator as if an operator had typed it (SONiC boots with its
+    SKU's factory config_db: tests/integration/push/test_factory_state.py judges that part)."""
 
     def write() -> None:
         state = target.sim.state
         if platform == "sonic":
-            for part in (SONIC_FOREIGN, SONIC_STOCK if stock else {}):
-                for table, entries in part.items():
-                    for key, fields in entries.items():
-                        state.config.setdefault(table, {})[key] = dict(fields)
+            for table, entries in SONIC_FOREIGN.items():
+                for key, fields in entries.items():
+                    state.config.setdefault(table, {})[key] = dict(fields)
             state.config["PORT"]["Ethernet0"]["description"] = "keep-me"
         else:
             state.config = [*state.config, *FOREIGN[platform]]
@@ -140,10 +133,12 @@ PHYSICAL_TABLES = {"PORT", "BREAKOUT_CFG"}
 BREAKOUT = re.compile(r"\blink breakout |\binterface breakout |\bchassis fpc ")
 
 
-def assert_holds(config, intended: str, dropped_from: str, platform: str) -> None:
-    """Every intended line (SONiC: field) is on the switch; every one the change dropped is gone."""
+def assert_holds(config, intended: str, dropped_from: str, platform: str, factory=None) -> None:
+    """Every intended line (SONiC: field) is on the switch; every one the change dropped is gone
+    (SONiC: or back to what the factory config_db holds there, which the push never deletes)."""
     if platform == "sonic":
         now, before = json.loads(intended), json.loads(dropped_from)
+        factory = factory or {}
         for table, entries in now.items():
             for key, fields in entries.items():
                 assert config[table][key] == {**config[table][key], **fields}, f"{table}|{key}"
@@ -153,12 +148,18 @@ def assert_holds(config, intended: str, dropped_from: str, platform: str) -> Non
                     # A PORT entry is the port itself (config_db has no default to return it to);
                     # a cage's BREAKOUT_CFG is its physical layout, which the push keeps.
                     if table in PHYSICAL_TABLES:
-                        assert config[table][key] == fields, f"{table}|{key} changed by the push"
+                        assert config[table][key] == {**config[table][key], **fields}, (
+                            f"{table}|{key} changed"
+                        )
+                    elif key in factory.get(table, {}):
+                        assert config.get(table, {}).get(key) in (None, factory[table][key]), f"{table}|{key}"
                     else:
                         assert key not in config.get(table, {}), f"{table}|{key} left on the switch"
                 else:
+                    stock = factory.get(table, {}).get(key, {})
                     for field in set(fields) - set(now[table][key]):
-                        assert field not in config[table][key], f"{table}|{key}.{field} left"
+                        left = config[table][key].get(field)
+                        assert left in (None, stock.get(field)), f"{table}|{key}.{field}"
         return
     if platform in INDENT:
         indent = INDENT[platform]
@@ -204,39 +205,19 @@ def test_push_converges_to_intended(fleet, start, prod_fabric, backups, platform
     before, after = render_for(before_fabric, name), render_for(after_fabric, name)
     assert before != after, "the scenario must change this switch's rendered config"
     target = start(platform)
-    seed(fleet, target, platform, stock=True)
+    seed(fleet, target, platform)
+    factory = fleet.call(lambda: json.loads(json.dumps(target.sim.state.startup)))
     assert push_text(target, before, backups).changed
-    assert_holds(running(fleet, target), before, before, platform)
+    assert_holds(running(fleet, target), before, before, platform, factory)
 
     result = push_text(target, after, backups)
     assert result.changed and result.message == "committed, confirmed and saved"
     config = running(fleet, target)
-    assert_holds(config, after, before, platform)
+    assert_holds(config, after, before, platform, factory)
     assert_foreign_untouched(config, platform)
     again = push_text(target, after, backups)
     assert (again.changed, again.diff) == (False, "")
     assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == {}
-
-
-@pytest.mark.parametrize("platform", PLATFORMS)
-def test_sonic_stock_entries_replaced_in_one_patch(fleet, start, backups, platform):
-    """SONiC: the stock lossless PG/queue 3-4, stock WRED and `pfc_to_pg_map` go in the same patch;
-    the other platforms have no stock QoS and are only checked for a clean first push."""
-    target = start(platform)
-    seed(fleet, target, platform, stock=True)
-    result = push_text(target, target.intended, backups)
-    config = running(fleet, target)
-    assert_foreign_untouched(config, platform)
-    if platform != "sonic":
-        assert result.changed
-        return
-    patch_events = fleet.call(lambda: [e for e in target.sim.state.history if e["event"] == "apply-patch"])
-    assert len(patch_events) == 1
-    # Each stock entry now holds exactly what intended/ writes there, or is gone.
-    intended = json.loads(target.intended)
-    for table, entries in SONIC_STOCK.items():
-        for key in entries:
-            assert config.get(table, {}).get(key) == intended.get(table, {}).get(key), f"{table}|{key}"
 
 
 # A removal line, as each OS's remediation writes it (SONiC: a JSON Patch `remove` operation).
@@ -270,3 +251,32 @@ def test_nxos_at_its_checkpoint_limit_still_pushes(fleet, start, prod_fabric, ba
     fleet.call(lambda: target.sim.state.checkpoints.update(copy.deepcopy(named)))
     assert push_text(target, target.intended, backups).changed
     assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == named
+
+
+def test_a_wrong_push_rule_is_caught_by_the_simulators_own_rules(
+    fleet, start, prod_fabric, backups, monkeypatch
+):
+    """The simulator stores statements by its own vendor data (gpunet.lab.switchsim.storage), not
+    the push's: a push that wrongly took Cumulus `switch-priority` (a set) for a one-value leaf
+    sends no `nv unset` for priority 3, and the switch keeps it, so the push is seen to be wrong."""
+    from gpunet.netdev import osdata
+
+    correct = osdata._replace_key
+
+    def wrong(platform: str, line: str) -> str | None:
+        if platform == "cumulus" and " switch-priority " in line and " dscp " not in line:
+            return line.rpartition(" ")[0]
+        return correct(platform, line)
+
+    monkeypatch.setattr(osdata, "_replace_key", wrong)
+    target = start("cumulus")
+    before, after = (
+        target.intended,
+        render_for(lossless_priority_4(prod_fabric), SWITCH_OF_PLATFORM["cumulus"]),
+    )
+    assert push_text(target, before, backups).changed
+    assert push_text(target, after, backups).changed
+    config = running(fleet, target)
+    assert "nv set qos traffic-pool default-lossless switch-priority 3" in config
+    with pytest.raises(AssertionError):
+        assert_holds(config, after, before, "cumulus")

@@ -1,6 +1,11 @@
 """SONiC: checkpoint, one atomic `config apply-patch` (the remediation: JSON Patch with removals),
-rollback to the checkpoint on failure or lost reachability, `config save -y`, and the checkpoint
-deleted (`config delete-checkpoint`) whatever the outcome.
+then the PFC watchdog through `pfcwd` (gpunet.netdev.sonic_pfcwd says why), rollback to the
+checkpoint on failure or lost reachability (PFC_WD put back by `pfcwd` first), `config save -y`,
+and the checkpoint deleted (`config delete-checkpoint`) whatever the outcome.
+
+Every `config` and `pfcwd` change runs under sudo: both refuse a non-root user (sonic-utilities
+config/main.py, pfcwd/main.py); the image lets the sudo group do so without a password
+(sonic-buildimage files/image_config/sudoers/sudoers).
 
 `config delete-checkpoint` as sonic-mgmt's tests/common/gu_utils.py uses it; no maximum number of
 GCU checkpoints is documented, and each push deletes its own.
@@ -12,27 +17,40 @@ import contextlib
 import json
 import re
 
-from gpunet.netdev.errors import PushError
+from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.remediation import Remediation
 from gpunet.netdev.strategies.base import CommitStrategy, SessionLost
 
 
 class ConfigCheckpointRollback(CommitStrategy):
     name = "config_checkpoint_rollback"
-    error_pattern = re.compile(r"^(Error|Failed|Usage:)|command not found", re.M)
+    # click's errors, and pfcwd's refusals and skipped ports (pfcwd/main.py)
+    error_pattern = re.compile(
+        r"^(Error|Failed|Usage:|SKIPPED:|Root privileges|unable to use polling)|command not found", re.M
+    )
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.pfcwd_undo: list[str] = []
+        self.before_save: list[str] = []
 
     def read_running(self) -> str:
         return self.send("show runningconfiguration all").strip()
 
     def apply(self, remediation: Remediation) -> None:
         patch_file = f"/tmp/{self.options.tag}.json-patch"
-        self.send(f"config checkpoint {self.options.tag}")
-        self.write_file(patch_file, json.dumps(remediation.patch, indent=1, sort_keys=True))
-        try:
-            self.send(f"config apply-patch {patch_file}")
-        finally:
-            with contextlib.suppress(PushError, SessionLost):
-                self.send(f"rm -f {patch_file}", check=False)
+        self.send(f"sudo config checkpoint {self.options.tag}")
+        if remediation.patch:
+            self.write_file(patch_file, json.dumps(remediation.patch, indent=1, sort_keys=True))
+            try:
+                self.send(f"sudo config apply-patch {patch_file}")
+            finally:
+                with contextlib.suppress(PushError, SessionLost):
+                    self.send(f"rm -f {patch_file}", check=False)
+        self.pfcwd_undo = list(remediation.pfcwd.undo)
+        self.before_save = list(remediation.pfcwd.before_save)
+        for command in remediation.pfcwd.apply:
+            self.send(command)
 
     def write_file(self, path: str, text: str) -> None:
         """A here-document through the shell: every line is typed, the prompt ends it."""
@@ -43,19 +61,33 @@ class ConfigCheckpointRollback(CommitStrategy):
         self.confirm_reachable()
 
     def save(self) -> None:
-        self.send("config save -y")
+        try:
+            for command in self.before_save:
+                self.send(command)
+        except DeviceRejectedError as error:
+            self.undo()  # the refused interval changed nothing: the rollback still may run
+            reason = f"{error.reason}; previous config restored"
+            raise DeviceRejectedError(self.switch, reason, "rolled back") from None
+        self.send("sudo config save -y")
         self.forget_checkpoint()
 
     def undo(self) -> None:
-        self.send(f"config rollback {self.options.tag}")
+        self.restore_pfcwd()
+        self.send(f"sudo config rollback {self.options.tag}")
         self.forget_checkpoint()
 
     def recover(self) -> None:
         self.conn = self.reconnect()
         # Harmless when the patch never ran: the checkpoint holds the config from before the push.
-        self.send(f"config rollback {self.options.tag}", check=False)
+        self.restore_pfcwd(check=False)
+        self.send(f"sudo config rollback {self.options.tag}", check=False)
         self.forget_checkpoint()
+
+    def restore_pfcwd(self, *, check: bool = True) -> None:
+        """PFC_WD back to the checkpoint's, so the rollback's diff leaves PFC_WD alone."""
+        for command in self.pfcwd_undo:
+            self.send(command, check=check)
 
     def forget_checkpoint(self) -> None:
         with contextlib.suppress(PushError, SessionLost):
-            self.send(f"config delete-checkpoint {self.options.tag}", check=False)
+            self.send(f"sudo config delete-checkpoint {self.options.tag}", check=False)

@@ -1,0 +1,210 @@
+"""The push onto a switch in its factory state, over real SSH to the simulator.
+
+Each simulated switch boots with what its model ships (gpunet.lab.switchsim.factory: SONiC's
+config_db rendered from the SKU's own sonic-buildimage templates). Pushing intended/ onto it must
+leave every factory entry gpunet does not replace byte for byte as it was, make the intent hold,
+and a second push must change nothing. SONiC's GCU refusals (simulated from sonic-utilities'
+rules) must never be hit: the watchdog goes through `pfcwd`.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+
+import pytest
+
+from gpunet.lab.switchsim import SimOptions
+from gpunet.lab.switchsim.factory import SONIC_SKUS
+from gpunet.netdev import remediation as remediation_module
+from gpunet.netdev.errors import PushError
+from gpunet.netdev.push import push_switch
+from gpunet.netdev.sonic_pfcwd import PfcwdPlan
+from tests.integration.push.conftest import PASSWORD, Target
+from tests.integration.push.test_push import OPTIONS, connection, running
+
+# Per SONiC switch of the prod inventory: its model, and the factory entries on gpunet's ports
+# that contradict the intent and so must be gone (the SN5600's dynamic image has lossless PGs
+# `3-4` on profile NULL; gpunet makes PG 3 alone lossless). Nothing else may change.
+SONIC_SWITCHES = {
+    "leaf06": ("SN5600", {"BUFFER_PG": "{port}|3-4"}),
+    "leaf07": ("Z9864F", {}),
+}
+# What the issue names as lost before: each must be on every gpunet port after the push.
+KEPT_ON_EVERY_PORT = {
+    "BUFFER_PG": ["{port}|0"],
+    "BUFFER_QUEUE": ["{port}|0-2", "{port}|5-6"],
+    "QUEUE": ["{port}|1", "{port}|2", "{port}|4", "{port}|5"],
+}
+OTHER_SWITCHES = {"nxos": "leaf01", "eos": "leaf03", "cumulus": "leaf05", "junos": "leaf08"}
+
+
+@pytest.fixture
+def start_named(fleet, prod_fabric, rendered):
+    def starter(name: str, prepare=None, **faults) -> Target:
+        model = prod_fabric.switches[name]
+        options = SimOptions(username="netops", password=PASSWORD, minute_seconds=2, **faults)
+        ports = [p.name for p in model.ports]
+        sim = fleet.start(model.platform, name, options=options, ports=ports, model=model.model)
+        if prepare is not None:
+            fleet.call(prepare, sim.state)
+        switch = dataclasses.replace(model, mgmt_address="127.0.0.1", mgmt_port=sim.port, mgmt_user="netops")
+        return Target(sim, switch, rendered[name])
+
+    return starter
+
+
+def push(target, intended: str, backups):
+    return push_switch(
+        target.switch, intended, connection(), check_mode=False, backup_root=backups, options=OPTIONS
+    )
+
+
+def factory_of(fleet, target) -> dict:
+    return fleet.call(lambda: copy.deepcopy(target.sim.state.startup))
+
+
+def history(fleet, target) -> list[dict]:
+    return fleet.call(lambda: copy.deepcopy(target.sim.state.history))
+
+
+def assert_factory_kept(
+    config: dict, factory: dict, intended: dict, contradicted: set[tuple[str, str]]
+) -> None:
+    for table, entries in factory.items():
+        for key, fields in entries.items():
+            if (table, key) in contradicted:
+                assert key not in config.get(table, {}), f"{table}|{key} contradicts the intent and stayed"
+                continue
+            wanted = intended.get(table, {}).get(key, {})
+            assert table in config and key in config[table], f"factory {table}|{key} deleted"
+            kept = {f: v for f, v in config[table][key].items() if f not in wanted}
+            assert kept == {f: v for f, v in fields.items() if f not in wanted}, (
+                f"factory {table}|{key} changed"
+            )
+
+
+def assert_intent_holds(config: dict, intended: dict) -> None:
+    for table, entries in intended.items():
+        for key, fields in entries.items():
+            assert config[table][key] == {**config[table][key], **fields}, f"{table}|{key}"
+
+
+@pytest.mark.parametrize("name", list(SONIC_SWITCHES))
+def test_sonic_push_onto_factory_state_keeps_every_vendor_default(fleet, start_named, backups, name):
+    model, contradicting = SONIC_SWITCHES[name]
+    target = start_named(name)
+    factory = factory_of(fleet, target)
+    assert factory["DEVICE_METADATA"]["localhost"]["hwsku"] == SONIC_SKUS[model]
+    assert "PFC_WD" not in factory  # default_pfcwd_status disable: the table is absent
+    intended = json.loads(target.intended)
+    ports = sorted(intended["PORT_QOS_MAP"])
+    contradicted = {
+        (table, form.format(port=port)) for table, form in contradicting.items() for port in ports
+    }
+
+    result = push(target, target.intended, backups)
+    assert (result.changed, result.message) == (True, "committed, confirmed and saved")
+    config = running(fleet, target)
+    assert_intent_holds(config, intended)
+    assert_factory_kept(config, factory, intended, contradicted)
+    for table, forms in KEPT_ON_EVERY_PORT.items():
+        for port in ports:
+            for form in forms:
+                key = form.format(port=port)
+                assert config[table][key] == factory[table][key], f"{table}|{key}"
+    events = [entry["event"] for entry in history(fleet, target)]
+    assert events.count("apply-patch") == 1 and "pfcwd" in events
+    assert fleet.call(lambda: target.sim.state.startup) == config  # saved
+
+    again = push(target, target.intended, backups)
+    assert (again.changed, again.diff) == (False, "")
+
+
+@pytest.mark.parametrize("name", list(SONIC_SWITCHES))
+def test_sonic_push_with_an_existing_watchdog_table(fleet, start_named, backups, name):
+    """An operator already ran the watchdog on a port gpunet does not list, and the GLOBAL interval
+    is 400 ms: gpunet changes the interval and its own ports, and leaves that port's watchdog."""
+
+    def watchdog(state) -> None:
+        state.config["PFC_WD"] = {
+            "GLOBAL": {"POLL_INTERVAL": "400"},
+            "Ethernet504": {"action": "alert", "detection_time": "400", "restoration_time": "800",
+                            "pfc_stat_history": "enable"},
+        }  # fmt: skip
+        state.config["PORT_QOS_MAP"]["Ethernet504"]["pfc_enable"] = "3,4"
+
+    target = start_named(name, prepare=watchdog)
+    result = push(target, target.intended, backups)
+    assert result.changed
+    config = running(fleet, target)
+    intended = json.loads(target.intended)
+    assert config["PFC_WD"]["GLOBAL"] == intended["PFC_WD"]["GLOBAL"]
+    assert config["PFC_WD"]["Ethernet504"]["action"] == "alert"
+    for port, fields in intended["PFC_WD"].items():
+        assert config["PFC_WD"][port] == {**config["PFC_WD"][port], **fields}
+    assert push(target, target.intended, backups).changed is False
+
+
+def test_sonic_failed_push_after_the_watchdog_restores_it_and_rolls_back(fleet, start_named, backups):
+    """Z9864F (no PFC_WD change passes GCU there): a refusal after `pfcwd start` (the interval,
+    set last) puts PFC_WD back by `pfcwd` first, so GCU accepts the rollback and the switch ends
+    exactly as it was."""
+
+    def watchdog(state) -> None:
+        state.config["PFC_WD"] = {"GLOBAL": {"POLL_INTERVAL": "400"}}
+
+    target = start_named("leaf07", prepare=watchdog, reject=r"^pfcwd interval 200$")
+    before = running(fleet, target)
+    with pytest.raises(PushError) as failure:
+        push(target, target.intended, backups)
+    assert failure.value.config_state == "rolled back"
+    assert running(fleet, target) == before
+    events = [entry["event"] for entry in history(fleet, target)]
+    assert "rollback" in events and "pfcwd" in events
+
+
+def test_sonic_refuses_a_switch_on_the_other_buffer_model(fleet, start_named, backups):
+    def traditional(state) -> None:
+        state.config["DEVICE_METADATA"]["localhost"]["buffer_model"] = "traditional"
+
+    target = start_named("leaf06", prepare=traditional)
+    before = running(fleet, target)
+    with pytest.raises(PushError) as failure:
+        push(target, target.intended, backups)
+    assert failure.value.config_state == "unchanged"
+    assert "runs the traditional buffer model" in str(failure.value) and "dynamic" in str(failure.value)
+    assert running(fleet, target) == before
+    assert [e["event"] for e in history(fleet, target)] == []
+
+
+def test_a_push_rule_that_sends_pfc_wd_through_gcu_is_caught_by_the_simulator(
+    fleet, start_named, backups, monkeypatch
+):
+    """The simulator judges by sonic-utilities' rules, not by the push's: a push that put PFC_WD
+    into the JSON Patch (the old rule) is refused by GCU and nothing changes."""
+    original = remediation_module._document
+
+    def pfc_wd_in_the_patch(rules, running_doc, intended):
+        result = original(rules, running_doc, intended)
+        table = {"op": "add", "path": "/PFC_WD", "value": intended["PFC_WD"]}
+        return dataclasses.replace(result, patch=[*result.patch, table], pfcwd=PfcwdPlan())
+
+    monkeypatch.setattr(remediation_module, "_document", pfc_wd_in_the_patch)
+    target = start_named("leaf06")
+    before = running(fleet, target)
+    with pytest.raises(PushError) as failure:
+        push(target, target.intended, backups)
+    assert "Modification of PFC_WD table is illegal" in str(failure.value)
+    assert running(fleet, target) == before
+
+
+@pytest.mark.parametrize("platform", list(OTHER_SWITCHES))
+def test_cli_push_onto_factory_state_keeps_its_lines(fleet, start_named, backups, platform):
+    target = start_named(OTHER_SWITCHES[platform])
+    factory = factory_of(fleet, target)
+    assert push(target, target.intended, backups).changed
+    config = running(fleet, target)
+    assert [line for line in factory if line not in config] == []
+    assert push(target, target.intended, backups).changed is False
