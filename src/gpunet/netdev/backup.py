@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 from gpunet.model.names import HOST_NAME, shown
+from gpunet.netdev.secrets import mask_secrets
 
-# Password hashes, secrets and keys on the OSes gpunet supports: masked, never written to disk.
-SECRET = re.compile(
-    r"(?P<keep>\b(?:password|secret|encrypted-password|key|community|passphrase)\b"
-    r"(?:\s+(?:\d{1,2}|sha\d+|md5|scrypt))?\s+)"
-    r"(?P<value>\"[^\"]*\"|\S+)",
-    re.I,
-)
-
-
-def mask_secrets(text: str) -> str:
-    return SECRET.sub(lambda m: f"{m['keep']}<masked>", text)
+__all__ = ["BackupPathError", "mask_secrets", "write_backup"]
 
 
 class BackupPathError(ValueError):
