@@ -84,7 +84,8 @@ backup:
 config_state:
   description: >-
     What the switch holds afterwards: C(committed), C(unchanged), C(rolled back),
-    C(rolling back by itself ...) (an unconfirmed commit waiting for its timer) or C(unknown).
+    C(rolling back by itself at HH:MM:SS UTC) (an unconfirmed commit waiting for the OS's timer),
+    C(live unsaved) (confirmed, but the save was refused or lost) or C(unknown...) (read the switch).
   returned: always
   type: str
 diff:

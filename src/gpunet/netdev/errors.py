@@ -10,7 +10,8 @@ class PushError(Exception):
         super().__init__(f"{switch}: {message}")
         self.switch = switch
         self.reason = message  # without the switch's name, for wrapping into another error
-        self.config_state = config_state  # unchanged | rolled back | rolling back by itself | unknown
+        # unchanged | rolled back | rolling back by itself at HH:MM:SS UTC | live unsaved | unknown...
+        self.config_state = config_state
 
 
 class LoginError(PushError):

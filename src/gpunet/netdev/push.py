@@ -10,6 +10,7 @@ rolled back from a checkpoint, or rolled back by the OS's own timer.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,10 +22,12 @@ from gpunet.model.fabric import Switch
 from gpunet.netdev.backup import write_backup
 from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.jumphost import JumpHost
+from gpunet.netdev.pushlock import switch_lock
 from gpunet.netdev.remediation import Remediation, remediate
 from gpunet.netdev.session import open_session
 from gpunet.netdev.sonic_checks import check_buffer_model
 from gpunet.netdev.strategies import STRATEGIES, CommitStrategy, PushOptions, SessionLost
+from gpunet.netdev.strategies.base import new_tag
 from gpunet.platforms import get_platform
 
 
@@ -50,6 +53,8 @@ class Connection:
     key_file: Path | None = None  # SSH private key for the switch login
     use_agent: bool = False  # offer the SSH agent's keys
     jump: JumpHost | None = None  # ProxyJump-style bastion
+    key_passphrase: str | None = None  # for an encrypted key_file
+    ssh_config_file: Path | None = None  # OpenSSH config netmiko honours (ProxyJump, HostName, ...)
 
     def __repr__(self) -> str:
         return f"Connection(username={self.username!r}, host_key_checking={self.host_key_checking})"
@@ -66,13 +71,16 @@ def push_switch(
 ) -> PushResult:
     """Push `intended` to `switch`; raises PushError (LoginError, UnreachableError, ...) on failure."""
     options = options or PushOptions()
-    connect = connector(switch, connection)
-    strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
-    strategy = strategy_class(switch.name, connect, options)
-    try:
-        return _run(strategy, switch, intended, check_mode=check_mode, backup_root=backup_root)
-    finally:
-        strategy.close()
+    if not options.tag:
+        options = dataclasses.replace(options, tag=new_tag())
+    with switch_lock(backup_root, switch.name):
+        connect = connector(switch, connection)
+        strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
+        strategy = strategy_class(switch.name, connect, options)
+        try:
+            return _run(strategy, switch, intended, check_mode=check_mode, backup_root=backup_root)
+        finally:
+            strategy.close()
 
 
 def connector(switch: Switch, connection: Connection) -> Callable[[], BaseConnection]:
@@ -89,6 +97,8 @@ def connector(switch: Switch, connection: Connection) -> Callable[[], BaseConnec
             key_file=connection.key_file,
             use_agent=connection.use_agent,
             jump=connection.jump,
+            key_passphrase=connection.key_passphrase,
+            ssh_config_file=connection.ssh_config_file,
         )
 
     return connect
@@ -128,13 +138,50 @@ def _run(
             reason = getattr(again, "reason", again)
             raise PushError(name, f"{lost}; recovery failed too ({reason})", state) from None
         raise PushError(name, f"{lost}; previous config restored", "rolled back") from None
+    _confirm(strategy, name)
+    _save(strategy, name)
+    return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
+
+
+def _confirm(strategy: CommitStrategy, name: str) -> None:
+    """Confirm the live commit; a failure says what the switch holds now."""
     try:
         strategy.confirm()
-        strategy.save()
+    except DeviceRejectedError as refused:
+        if not strategy.self_rollback:
+            raise
+        # The commit is live and unconfirmed: the OS's own timer takes it back.
+        state = strategy.rollback_state()
+        raise PushError(name, f"{refused.reason}; the unconfirmed commit is live until then", state) from None
     except SessionLost as lost:
-        state = "rolling back by itself" if strategy.self_rollback else "unknown"
-        raise PushError(name, f"{lost} after the commit", state) from None
-    return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
+        if not strategy.self_rollback:
+            raise PushError(name, f"{lost} after the commit: read the switch", "unknown") from None
+        # The confirm may have landed or not; unconfirmed, it rolls back by itself at the deadline.
+        message = f"{lost} while confirming: if the confirm did not land, it is {strategy.rollback_state()}"
+        raise PushError(name, message, "unknown: read the switch") from None
+
+
+def _save(strategy: CommitStrategy, name: str) -> None:
+    """Save the confirmed config; a refused or lost save leaves it live and unsaved, never 'rolling
+    back' (the commit is confirmed)."""
+    try:
+        strategy.save()
+    except DeviceRejectedError as refused:
+        if refused.config_state != "unchanged":  # the strategy undid it and says so (SONiC)
+            raise
+        _quietly(strategy.discard_checkpoint)
+        message = (
+            f"{refused.reason}; the intended config is live and confirmed, not saved: save it or push again"
+        )
+        raise PushError(name, message, "live unsaved") from None
+    except SessionLost as lost:
+        with contextlib.suppress(PushError, SessionLost):
+            strategy.conn = strategy.reconnect()
+            strategy.discard_checkpoint()
+        message = (
+            f"{lost} while saving; the intended config is live and confirmed, the save may not have landed"
+        )
+        raise PushError(name, message, "live unsaved") from None
 
 
 def plan_remediation(switch: Switch, running: str, intended: str) -> Remediation:

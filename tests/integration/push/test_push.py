@@ -71,7 +71,7 @@ def test_check_mode_changes_nothing_then_push_then_second_push_has_no_diff(fleet
     checked = push(target, backups, check_mode=True)
     assert checked.changed and checked.diff
     assert running(fleet, target) == before
-    assert not backups.exists(), "check mode writes no backup"
+    assert not list(backups.rglob("*.cfg")), "check mode writes no backup"
 
     pushed = push(target, backups)
     assert pushed.changed
@@ -137,7 +137,7 @@ def test_wrong_credentials_give_a_clear_error_and_touch_nothing(fleet, start, ba
     assert message.startswith(f"{target.switch.name}: login as 'netops' refused")
     assert password not in message
     assert events(fleet, target) == []
-    assert not backups.exists()
+    assert not list(backups.rglob("*.cfg"))  # no backup (the push lock's file is all there is)
 
 
 @pytest.mark.parametrize("platform", ["nxos", "junos"])
@@ -151,3 +151,52 @@ def test_host_key_is_checked_against_known_hosts(fleet, start, backups, tmp_path
     known_hosts.write_text(fleet.known_hosts_line(target.sim) + "\n")
     result = push(target, backups, check_mode=True, host_key_checking=True, known_hosts=known_hosts)
     assert result.changed
+
+
+# The command each OS confirms or saves with (what `refuse` makes the simulator refuse).
+CONFIRM_COMMAND = {
+    "eos": r"^configure session \S+ commit$",
+    "cumulus": r"^nv config apply --confirm-yes",
+    "junos": r"^commit$",
+}
+SAVE_COMMAND = {
+    "nxos": r"^copy running-config startup-config$",
+    "eos": r"^write memory$",
+    "cumulus": r"^nv config save$",
+    "sonic": r"config save -y$",
+}
+
+
+def startup(fleet, target):
+    return fleet.call(lambda: copy.deepcopy(target.sim.state.startup))
+
+
+@pytest.mark.parametrize("platform", list(CONFIRM_COMMAND))
+def test_a_refused_confirm_is_reported_as_rolling_back_at_its_time(fleet, start, backups, platform):
+    """The commit is live and unconfirmed: the report names when the OS takes it back, and the
+    switch holds the intent until then and the old config after."""
+    target = start(platform, refuse=CONFIRM_COMMAND[platform])
+    before = running(fleet, target)
+    with pytest.raises(PushError) as caught:
+        push(target, backups)
+    assert re.fullmatch(r"rolling back by itself at \d\d:\d\d:\d\d UTC", caught.value.config_state)
+    assert "refused" in events(fleet, target)
+    assert missing_from(running(fleet, target), target.intended, platform) == []  # live until then
+    deadline = time.monotonic() + CONFIRM_S + 5
+    while running(fleet, target) != before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert running(fleet, target) == before
+
+
+@pytest.mark.parametrize("platform", list(SAVE_COMMAND))
+def test_a_refused_save_is_reported_live_unsaved_and_leaves_no_checkpoint(fleet, start, backups, platform):
+    target = start(platform, refuse=SAVE_COMMAND[platform])
+    saved = startup(fleet, target)
+    with pytest.raises(PushError) as caught:
+        push(target, backups)
+    assert caught.value.config_state == "live unsaved"
+    assert "refused" in events(fleet, target)
+    time.sleep(CONFIRM_S + 1)  # nothing rolls it back: it was confirmed
+    assert missing_from(running(fleet, target), target.intended, platform) == []
+    assert startup(fleet, target) == saved
+    assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == {}

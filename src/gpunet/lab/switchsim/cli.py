@@ -33,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--username", default="admin")
     parser.add_argument("--password", default="admin")
     parser.add_argument("--reject", metavar="REGEX", help="config lines matching REGEX get the OS's error")
+    parser.add_argument(
+        "--refuse", metavar="REGEX", help="commands matching REGEX (a confirm, a save) get the OS's refusal"
+    )
     parser.add_argument("--drop-after", type=int, metavar="N", help="drop the session after N config lines")
     parser.add_argument("--latency-ms", type=int, default=0, help="delay before every reply")
     parser.add_argument("--fail-login", action="store_true", help="refuse every login")
@@ -61,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         username=args.username,
         password=args.password,
         reject=args.reject,
+        refuse=args.refuse,
         drop_after=args.drop_after,
         latency_ms=args.latency_ms,
         fail_login=args.fail_login,

@@ -73,7 +73,9 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
                 if switch.options.latency_ms:
                     await asyncio.sleep(switch.options.latency_ms / 1000)
                 switch.refresh_counters()
-                output = session.handle(line)
+                output = switch.refusal(line)
+                if output is None:
+                    output = session.handle(line)
                 if output:
                     write(output.replace("\n", "\r\n") + "\r\n")
                 if not session.closed:

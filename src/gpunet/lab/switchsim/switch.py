@@ -29,6 +29,19 @@ class SimOptions:
     minute_seconds: float = 60.0  # length of a Junos commit-confirmed "minute" (short in tests)
     page_lines: int = 24  # output is cut here unless the client turned paging off
     authorized_keys: str | None = None  # OpenSSH authorized_keys text: these keys may log in too
+    refuse: str | None = None  # any typed command matching this (a confirm, a save) gets REFUSALS' text
+
+
+# How each OS answers a command it cannot carry out right now (fault injection for `refuse`): the
+# forms the push must read as a refusal. Assumed texts, each in its OS's error form (NX-OS/EOS
+# `% `, NVUE and click `Error:`, Junos `error:`), not captured from a device.
+REFUSALS = {
+    "nxos": "% Permission denied (bootflash full)",
+    "eos": "% Error copying system:/running-config to flash:/startup-config (No space left on device)",
+    "cumulus": "Error: Config apply is in progress. Try again later.",
+    "sonic": "Error: config_db is locked by another config session",
+    "junos": "error: configuration database locked by:\n  admin terminal p1 (pid 4242) on since 2026-12-03",
+}
 
 
 class DropSession(Exception):
@@ -41,6 +54,7 @@ class SimulatedSwitch:
         self.options = options
         self.state_file = state_file
         self.reject = re.compile(options.reject) if options.reject else None
+        self.refuse = re.compile(options.refuse) if options.refuse else None
         self.drop_armed = options.drop_after is not None
         self.changed_once = False  # arms `no_reconnect`
         self.port = 0
@@ -84,6 +98,14 @@ class SimulatedSwitch:
         self.changed_once = True
         self.state.record(event, **details)
         self.persist()
+
+    def refusal(self, line: str) -> str | None:
+        """The OS's refusal when fault injection refuses this command, else None."""
+        if self.refuse is None or not self.refuse.search(line.strip()):
+            return None
+        self.state.record("refused", command=line.strip())
+        self.persist()
+        return REFUSALS[self.platform]
 
     def rejects(self, line: str) -> bool:
         return self.reject is not None and self.reject.search(line) is not None

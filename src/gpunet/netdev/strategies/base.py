@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import re
+import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 import paramiko
 from netmiko import BaseConnection
@@ -22,11 +23,18 @@ class SessionLost(Exception):
     """The SSH session died while the push was using it."""
 
 
+def new_tag() -> str:
+    """A name for one push's session, checkpoint and patch file: its UTC second and 32 random bits,
+    so two pushes in the same second never share one (an EOS session or NX-OS checkpoint name
+    takes letters, digits and hyphens)."""
+    return f"gpunet-{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{secrets.token_hex(4)}"
+
+
 @dataclass
 class PushOptions:
     confirm_timeout_s: int = 300  # commit-confirm window on EOS/Cumulus (Junos rounds up to minutes)
     command_timeout_s: float = 60.0
-    tag: str = field(default_factory=lambda: "gpunet-" + datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ"))
+    tag: str = ""  # empty: each push takes a new_tag() of its own
 
 
 class CommitStrategy(ABC):
@@ -42,6 +50,21 @@ class CommitStrategy(ABC):
         self.connect = connect
         self.options = options
         self.conn = connect()
+        # When an unconfirmed commit rolls itself back (self_rollback OSes, set once it is live).
+        self.rollback_deadline: datetime | None = None
+
+    def start_rollback_clock(self, seconds: int) -> None:
+        """The OS's own timer started with the commit just made: it rolls back `seconds` from now."""
+        self.rollback_deadline = datetime.now(UTC) + timedelta(seconds=seconds)
+
+    def rollback_state(self) -> str:
+        """What an unconfirmed commit leaves: a state naming the time the OS rolls it back."""
+        if self.rollback_deadline is None:
+            return "rolling back by itself when its confirm timer expires"
+        return f"rolling back by itself at {self.rollback_deadline:%H:%M:%S} UTC"
+
+    def discard_checkpoint(self) -> None:  # noqa: B027 - most OSes keep no checkpoint
+        """Remove this push's checkpoint, where the OS keeps one (NX-OS, SONiC); else nothing."""
 
     # Steps, in the order the push runs them.
     @abstractmethod

@@ -21,9 +21,10 @@ class NvueApplyConfirm(CommitStrategy):
         self.send("nv config detach", check=False)  # start from the applied revision
         self.send_lines(remediation.commands)
         self.send(f"nv config apply --confirm {self.options.confirm_timeout_s}s -y")
+        self.start_rollback_clock(self.options.confirm_timeout_s)
 
     def confirm(self) -> None:
-        session = require_new_session(self, "rolling back by itself when the confirm time expires")
+        session = require_new_session(self, self.rollback_state())
         try:
             self.send("nv config apply --confirm-yes -y", conn=session)
         finally:

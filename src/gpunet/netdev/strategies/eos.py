@@ -27,9 +27,10 @@ class SessionCommitTimer(CommitStrategy):
         self.send(f"configure session {self.options.tag}")
         self.send_lines(remediation.commands)
         self.send(f"commit timer {hhmmss(self.options.confirm_timeout_s)}")
+        self.start_rollback_clock(self.options.confirm_timeout_s)
 
     def confirm(self) -> None:
-        session = require_new_session(self, "rolling back by itself when the commit timer expires")
+        session = require_new_session(self, self.rollback_state())
         try:
             self.send(f"configure session {self.options.tag} commit", conn=session)
         finally:

@@ -26,6 +26,7 @@ class CommitConfirmed(CommitStrategy):
         self.load_set("\n".join(remediation.commands))
         minutes = max(1, math.ceil(self.options.confirm_timeout_s / 60))
         self.send(f"commit confirmed {minutes}")
+        self.start_rollback_clock(minutes * 60)
         self.send("exit configuration-mode", check=False)
 
     def load_set(self, intended: str) -> None:
@@ -42,7 +43,7 @@ class CommitConfirmed(CommitStrategy):
             raise DeviceRejectedError(self.switch, "load set terminal did not complete")
 
     def confirm(self) -> None:
-        session = require_new_session(self, "rolling back by itself when commit confirmed expires")
+        session = require_new_session(self, self.rollback_state())
         try:
             self.send("configure private", conn=session)
             self.send("commit", conn=session)

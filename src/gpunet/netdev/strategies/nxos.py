@@ -57,6 +57,9 @@ class CheckpointRollback(CommitStrategy):
         self.send(f"rollback running-config file {self.checkpoint_file} atomic")
         self.forget_checkpoint()
 
+    def discard_checkpoint(self) -> None:
+        self.forget_checkpoint()
+
     def forget_checkpoint(self) -> None:
         with contextlib.suppress(PushError, SessionLost):  # a leftover file is reported by no one else
             self.send(f"delete {self.checkpoint_file} no-prompt", check=False)

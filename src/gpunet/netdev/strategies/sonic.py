@@ -88,6 +88,9 @@ class ConfigCheckpointRollback(CommitStrategy):
         for command in self.pfcwd_undo:
             self.send(command, check=check)
 
+    def discard_checkpoint(self) -> None:
+        self.forget_checkpoint()
+
     def forget_checkpoint(self) -> None:
         with contextlib.suppress(PushError, SessionLost):
             self.send(f"sudo config delete-checkpoint {self.options.tag}", check=False)
