@@ -14,6 +14,7 @@ from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required impo
 try:
     from gpunet.model.fabric import Switch
     from gpunet.netdev.errors import PushError
+    from gpunet.netdev.logins import LOGIN_VARS, connection_from_vars
     from gpunet.validate.switch_collect import collect_switch_show, record_collection_error
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
@@ -53,13 +54,28 @@ class ActionModule(ActionBase):
             mgmt_user=str(task_vars.get("ansible_user", "")),
         )
         try:
+            # The same login variables as the push, templated (a vaulted "{{ vault_... }}" password).
+            login = connection_from_vars(
+                {key: task_vars[key] for key in LOGIN_VARS if key in task_vars},
+                known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
+                timeout_s=15.0,
+                template=self._templar.template,
+            )
+        except ValueError as error:
+            return {**result, "failed": True, "msg": f"{switch.name}.{error}"}
+        try:
             written = collect_switch_show(
                 switch,
-                str(task_vars.get("ansible_password", "")),
+                login.password,
                 phase,
                 artifacts,
-                host_key_checking=bool(task_vars.get("gpunet_ssh_host_key_checking", True)),
-                known_hosts=Path(str(known_hosts)).expanduser() if known_hosts else None,
+                host_key_checking=login.host_key_checking,
+                known_hosts=login.known_hosts,
+                key_file=login.key_file,
+                use_agent=login.use_agent,
+                jump=login.jump,
+                key_passphrase=login.key_passphrase,
+                ssh_config_file=login.ssh_config_file,
             )
         except PushError as error:
             # Collection goes on: the missing files become "error" results naming this reason.

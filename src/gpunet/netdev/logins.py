@@ -7,10 +7,15 @@
 | `gpunet_ssh_agent` | offer the SSH agent's keys (default false) |
 | `gpunet_ssh_jump_host` | `[user@]host[:port]` bastion, as OpenSSH's ProxyJump |
 | `gpunet_ssh_jump_key_file` | private key for the bastion (else the agent) |
+| `gpunet_ssh_key_passphrase` | passphrase of an encrypted key file (from the vault) |
+| `gpunet_ssh_config_file` | an OpenSSH config to honour, e.g. `~/.ssh/config` (see below) |
 | `gpunet_ssh_host_key_checking` | check host keys against known_hosts (default true) |
 
-The same mapping serves the push's action plugin and `gpunet drift`. Passwords stay inside
-`Connection`, whose repr never shows them.
+`gpunet_ssh_config_file`: netmiko reads HostName, Port, User, ProxyCommand and a one-hop ProxyJump
+from it; not together with `gpunet_ssh_jump_host`.
+
+The same mapping serves the push's action plugin, the switch-show collection and `gpunet drift`.
+Passwords stay inside `Connection`, whose repr never shows them.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ LOGIN_VARS = (
     "gpunet_ssh_agent",
     "gpunet_ssh_jump_host",
     "gpunet_ssh_jump_key_file",
+    "gpunet_ssh_key_passphrase",
+    "gpunet_ssh_config_file",
     "gpunet_ssh_host_key_checking",
 )
 
@@ -55,6 +62,7 @@ def connection_from_vars(
     key_file = var("gpunet_ssh_key_file") or var("ansible_ssh_private_key_file")
     jump_spec = var("gpunet_ssh_jump_host")
     jump_key = var("gpunet_ssh_jump_key_file")
+    ssh_config = var("gpunet_ssh_config_file")
     try:
         jump = (
             JumpHost.parse(str(jump_spec), key_file=Path(str(jump_key)).expanduser() if jump_key else None)
@@ -71,6 +79,8 @@ def connection_from_vars(
         key_file=Path(str(key_file)).expanduser() if key_file else None,
         use_agent=as_bool(var("gpunet_ssh_agent", False)),
         jump=jump,
+        key_passphrase=str(var("gpunet_ssh_key_passphrase") or "") or None,
+        ssh_config_file=Path(str(ssh_config)).expanduser() if ssh_config else None,
     )
 
 

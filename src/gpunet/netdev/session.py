@@ -30,11 +30,14 @@ def open_session(
     key_file: Path | None = None,
     use_agent: bool = False,
     jump: JumpHost | None = None,
+    key_passphrase: str | None = None,
+    ssh_config_file: Path | None = None,
 ) -> BaseConnection:
     """An open netmiko session to `switch`, paging off; raises LoginError or UnreachableError.
 
     Logs in with `key_file` and/or the SSH agent when given (the password, if any, is the
-    fallback), directly or through `jump` (ProxyJump-style)."""
+    fallback), directly or through `jump` (ProxyJump-style), or as an OpenSSH config file says
+    (`ssh_config_file`: netmiko reads HostName, Port, User, ProxyCommand and a one-hop ProxyJump)."""
     user = username or switch.mgmt_user
     where = f"{switch.mgmt_address}:{switch.mgmt_port}"
     if not user:
@@ -44,6 +47,15 @@ def open_session(
             switch.name,
             f"host key checking is on but the known_hosts file {known_hosts} does not exist "
             "(add the switch's key, or set gpunet_ssh_host_key_checking: false)",
+        )
+    if jump is not None and ssh_config_file is not None:
+        raise LoginError(
+            switch.name,
+            "gpunet_ssh_jump_host and gpunet_ssh_config_file both set: choose one way to reach it",
+        )
+    if ssh_config_file is not None and not ssh_config_file.is_file():
+        raise LoginError(
+            switch.name, f"SSH config file {ssh_config_file} does not exist (gpunet_ssh_config_file)"
         )
     if key_file is not None and not key_file.is_file():
         raise LoginError(switch.name, f"SSH key file {key_file} does not exist (gpunet_ssh_key_file)")
@@ -60,7 +72,8 @@ def open_session(
         "allow_agent": use_agent,
         "use_keys": key_file is not None,  # the agent needs allow_agent only
         "key_file": str(key_file) if key_file else None,
-        "ssh_config_file": None,
+        "passphrase": key_passphrase or None,  # an encrypted key_file
+        "ssh_config_file": str(ssh_config_file) if ssh_config_file else None,
         "conn_timeout": timeout_s,
         "auth_timeout": timeout_s,
         "banner_timeout": timeout_s,

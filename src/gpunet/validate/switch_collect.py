@@ -14,6 +14,7 @@ from typing import Any
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
+from gpunet.netdev.jumphost import JumpHost
 from gpunet.netdev.session import open_session
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 
@@ -26,6 +27,11 @@ def collect_switch_show(
     *,
     host_key_checking: bool,
     known_hosts: Path | None,
+    key_file: Path | None = None,
+    use_agent: bool = False,
+    jump: JumpHost | None = None,
+    key_passphrase: str | None = None,
+    ssh_config_file: Path | None = None,
 ) -> list[str]:
     """Writes `switches/<switch>/<phase>/<tool>.txt` per command; returns the files written.
 
@@ -38,7 +44,17 @@ def collect_switch_show(
     written: list[str] = []
     if not commands:
         return written
-    session = open_session(switch, password, host_key_checking=host_key_checking, known_hosts=known_hosts)
+    session = open_session(
+        switch,
+        password,
+        host_key_checking=host_key_checking,
+        known_hosts=known_hosts,
+        key_file=key_file,
+        use_agent=use_agent,
+        jump=jump,
+        key_passphrase=key_passphrase,
+        ssh_config_file=ssh_config_file,
+    )
     forms: dict[str, dict[str, str]] = {}
     try:
         for tool, command in commands.items():

@@ -137,3 +137,21 @@ def test_failure_in_first_batch_stops_the_rollout(fleet, tmp_path):
     assert after["leaf01"] == before["leaf01"], "the failed switch keeps its previous config"
     untouched = [name for name in lab["sims"] if name not in ("leaf01", "leaf02")]
     assert {name: after[name] == before[name] for name in untouched} == dict.fromkeys(untouched, True)
+
+
+def test_switch_show_collection_templates_a_vaulted_password(tmp_path, fleet):
+    """prod keeps `ansible_password: "{{ vault_switch_password }}"`: the show collection must log in
+    with the templated value, as the push does (it used to send the expression itself)."""
+    lab = lab_copy_of_prod(tmp_path, fleet, reject={})
+    connection = lab["inventory"] / "group_vars" / "switches" / "connection.yml"
+    variables = yaml.safe_load(connection.read_text())
+    variables.update({"ansible_password": "{{ lab_switch_secret }}", "lab_switch_secret": PASSWORD})
+    connection.write_text(yaml.safe_dump(variables))
+    playbook = tmp_path / "collect.yml"
+    artifacts = tmp_path / "artifacts"
+    task = {"gpunet.fabric.verify_switch_show": {"phase": "before", "artifacts_dir": str(artifacts)}}
+    play = {"name": "collect", "hosts": "leaf01", "gather_facts": False, "tasks": [task]}
+    playbook.write_text(yaml.safe_dump([play]))
+    result = run_playbook(str(playbook), "-i", str(lab["inventory"]))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert list((artifacts / "switches" / "leaf01" / "before").glob("*.txt"))

@@ -23,6 +23,11 @@ CASES = [
         {"gpunet_ssh_jump_host": "ops@bastion:2222", "gpunet_ssh_jump_key_file": "/keys/jump"},
         {"jump": JumpHost("bastion", 2222, "ops", Path("/keys/jump"))},
     ),
+    (
+        {"gpunet_ssh_key_file": "/keys/sw", "gpunet_ssh_key_passphrase": "pp"},
+        {"key_file": Path("/keys/sw"), "key_passphrase": "pp", "ssh_config_file": None},
+    ),
+    ({"gpunet_ssh_config_file": "/etc/ssh_config"}, {"ssh_config_file": Path("/etc/ssh_config")}),
 ]
 
 
@@ -33,8 +38,17 @@ def test_connection_from_vars(variables, expected):
 
 
 def test_repr_never_shows_the_password():
-    connection = connection_from_vars({"ansible_password": "s3cret-value"}, known_hosts=None, timeout_s=5)
-    assert "s3cret-value" not in repr(connection)
+    variables = {"ansible_password": "s3cret-value", "gpunet_ssh_key_passphrase": "pass-phrase"}
+    connection = connection_from_vars(variables, known_hosts=None, timeout_s=5)
+    assert "s3cret-value" not in repr(connection) and "pass-phrase" not in repr(connection)
+
+
+def test_templated_password_is_templated():
+    """A vaulted password is a Jinja expression in the inventory: the templar resolves it."""
+    variables = {"ansible_password": "{{ vault_switch_password }}"}
+    resolve = {"{{ vault_switch_password }}": "from-the-vault"}.get
+    connection = connection_from_vars(variables, known_hosts=None, timeout_s=5, template=resolve)
+    assert connection.password == "from-the-vault"
 
 
 def test_bad_jump_host_names_the_variable():
