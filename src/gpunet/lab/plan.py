@@ -51,6 +51,7 @@ class LabSwitch:
     platform: str
     ports: tuple[str, ...]  # front-panel ports as the inventory names them
     model: str = ""  # gpunet_switch_model: the simulator boots that model's factory config
+    os_version: str = ""  # gpunet_os_version: the simulator refuses statements newer than it
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,9 @@ def plan_lab(fabric: Fabric) -> LabPlan:
                 f"gpunet_fabric.firewall.mgmt_cidrs[0]: {mgmt.subnet} overlaps rail network {rail.subnet}"
             )
     switches = tuple(
-        LabSwitch(str(s.name), str(s.platform), tuple(str(p.name) for p in s.ports), str(s.model))
+        LabSwitch(
+            str(s.name), str(s.platform), tuple(str(p.name) for p in s.ports), str(s.model), str(s.os_version)
+        )
         for s in fabric.switches.values()
     )
     return LabPlan(

@@ -82,7 +82,11 @@ def seed_state(switch: LabSwitch, state_file: Path) -> None:
     from gpunet.lab.switchsim.state import SwitchState
 
     SwitchState(
-        platform=switch.platform, hostname=switch.name, model=switch.model or None, ports=list(switch.ports)
+        platform=switch.platform,
+        hostname=switch.name,
+        model=switch.model or None,
+        os_version=switch.os_version or None,
+        ports=list(switch.ports),
     ).save(state_file)
 
 

@@ -62,7 +62,9 @@ def start(fleet, prod_fabric, rendered):
         model = prod_fabric.switches[name]
         options = SimOptions(username="netops", password=PASSWORD, minute_seconds=2, **faults)
         ports = [p.name for p in model.ports]
-        sim = fleet.start(platform, name, options=options, ports=ports, model=model.model)
+        sim = fleet.start(
+            platform, name, options=options, ports=ports, model=model.model, os_version=model.os_version
+        )
         switch = dataclasses.replace(model, mgmt_address="127.0.0.1", mgmt_port=sim.port, mgmt_user="netops")
         return Target(sim, switch, rendered[name])
 

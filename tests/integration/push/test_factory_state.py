@@ -208,3 +208,31 @@ def test_cli_push_onto_factory_state_keeps_its_lines(fleet, start_named, backups
     config = running(fleet, target)
     assert [line for line in factory if line not in config] == []
     assert push(target, target.intended, backups).changed is False
+
+
+@pytest.mark.parametrize(
+    ("name", "old_release", "refused"),
+    [
+        # NVUE's PFC watchdog paths arrive in Cumulus 5.6.0 (NVIDIA's command reference,
+        # introduced-in): a 5.5 switch does not know them.
+        ("leaf05", "5.5.0", "pfc-watchdog"),
+        # BREAKOUT_CFG (dynamic port breakout) is SONiC 202012's (sonic-breakout_cfg.yang).
+        ("leaf06", "201911", "BREAKOUT_CFG"),
+    ],
+)
+def test_a_switch_on_an_older_release_refuses_what_it_lacks(
+    fleet, start_named, backups, name, old_release, refused
+):
+    """The simulator boots with the release the inventory claims; one that really runs an older
+    release refuses the newer statements, and the push rolls back."""
+
+    def older(state) -> None:
+        state.os_version = old_release
+
+    target = start_named(name, prepare=older)
+    before = running(fleet, target)
+    with pytest.raises(PushError) as failure:
+        push(target, target.intended, backups)
+    assert refused in str(failure.value)
+    assert failure.value.config_state == "rolled back"
+    assert running(fleet, target) == before

@@ -28,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument("--count", type=int, default=1, help="serve this many switches on consecutive ports")
     parser.add_argument("--hostname", help="switch hostname (default: from --state, else 'switch')")
     parser.add_argument("--model", help="switch model (gpunet_switch_model): boot its factory config")
+    parser.add_argument("--os-version", help="OS release (gpunet_os_version): refuse newer statements")
     parser.add_argument("--state", type=Path, help="JSON state file, loaded if present, saved on change")
     parser.add_argument("--host-key", type=Path, help="SSH host key file to reuse (created if missing)")
     parser.add_argument("--username", default="admin")
@@ -85,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 options=options,
                 state_file=args.state,
                 model=args.model,
+                os_version=args.os_version,
             )
             print(f"switchsim: {args.platform} {switch.state.hostname} 127.0.0.1:{switch.port}", flush=True)
         stop.wait()

@@ -124,13 +124,15 @@ class SimulatorFleet:
         state_file: Path | None = None,
         ports: list[str] | None = None,
         model: str | None = None,
+        os_version: str | None = None,
     ) -> SimulatedSwitch:
         """Serve one switch on 127.0.0.1:`port` (0 picks a free port); returns it with .port set.
-        A new switch boots with the factory config of `model` (gpunet_switch_model)."""
+        A new switch boots with the factory config of `model` (gpunet_switch_model) and refuses
+        statements newer than `os_version` (gpunet_os_version)."""
         if state_file is not None and state_file.exists():
             state = SwitchState.load(state_file)
         else:
-            state = SwitchState(platform=platform, hostname=hostname, model=model, ports=list(ports or []))
+            state = SwitchState(platform, hostname, model, os_version, ports=list(ports or []))
         switch = SimulatedSwitch(state, options or SimOptions(), state_file)
         switch.persist()
         self._run(self._listen(switch, port))

@@ -30,6 +30,7 @@ class SwitchState:
     platform: str
     hostname: str
     model: str | None = None  # gpunet_switch_model; the factory config is that model's
+    os_version: str | None = None  # the release it runs: statements newer than it are refused
     config: Any = None  # running config: list of lines, or the config_db dict on SONiC
     startup: Any = None
     checkpoints: dict[str, Any] = field(default_factory=dict)

@@ -108,7 +108,24 @@ class SimulatedSwitch:
         return REFUSALS[self.platform]
 
     def rejects(self, line: str) -> bool:
-        return self.reject is not None and self.reject.search(line) is not None
+        """Fault injection, or a statement the switch's release does not have yet."""
+        if self.reject is not None and self.reject.search(line) is not None:
+            return True
+        return bool(self.newer_than_release(line))
+
+    def newer_than_release(self, text: str) -> list[str]:
+        """A statement (or, on SONiC, a config_db table) first released after the switch's OS
+        version (the grammar's `since`, from the vendors' introduced-in notes): the OS does not
+        know it. No version: every statement is known. Returns those statements."""
+        if not self.state.os_version:
+            return []
+        from gpunet.grammar.versions import parse_version
+
+        version = parse_version(self.platform, self.state.os_version)
+        try:
+            return [statement for statement, _since, _source in self.grammar.newer_than(text, version)]
+        except (ValueError, TypeError):
+            return []  # not a statement the grammar reads on its own (a sub-mode line)
 
     def count_config_line(self, lines_in_session: int) -> None:
         """Fault injection: drop the first session that reaches `drop_after` config lines."""

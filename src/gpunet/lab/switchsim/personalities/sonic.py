@@ -194,7 +194,10 @@ class SonicPersonality(Personality):
                 if self.switch.rejects(json.dumps(op, sort_keys=True)):
                     raise ValueError(f"operation on {op.get('path')} rejected by YANG validation")
             patched = sonic_gcu.apply(self.state.config, ops)
-            self.switch.grammar.check_document(json.dumps(_written(patched, ops)))
+            written = json.dumps(_written(patched, ops))
+            self.switch.grammar.check_document(written)
+            if unknown := self.switch.newer_than_release(written):
+                raise ValueError(f"table {', '.join(unknown)} is unknown to SONiC {self.state.os_version}")
         except (ValueError, grammar_error_type()) as error:
             return f"{header}\nFailed to apply patch due to: {error}\nError: {error}"
         self.switch.replace_config(patched, "apply-patch", operations=len(ops))
