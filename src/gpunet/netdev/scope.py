@@ -132,10 +132,12 @@ def owned_document(rules: OsRules, running: dict[str, Any], intended: dict[str, 
             if table in owned_cfg["named"] and re.fullmatch(owned_cfg["named"][table], key):
                 kept = dict(fields)
             elif table in owned_cfg["indexed_port_tables"] and port in ports:
+                lossless = owned_cfg.get("lossless_entries", {}).get(table)
                 if (
                     key not in wanted_table
                     and not claimed(fields)
                     and not (_indexes(key) & written.get((table, port), set()))
+                    and not (lossless and all(fields.get(f) == v for f, v in lossless.items()))
                 ):
                     continue
                 kept = dict(fields)

@@ -236,3 +236,27 @@ def test_a_switch_on_an_older_release_refuses_what_it_lacks(
     assert refused in str(failure.value)
     assert failure.value.config_state == "rolled back"
     assert running(fleet, target) == before
+
+
+@pytest.mark.parametrize(
+    "scenario", ["lossless-priority", "queue-share", "ecn-threshold", "remove-queue", "remove-port"]
+)
+def test_the_policy_changes_converge_from_the_sn5600_factory_state(
+    fleet, start_named, prod_fabric, backups, scenario
+):
+    """test_remediation's five changes on the SN5600 (dynamic buffer model): each converges from
+    the factory config_db, keeps what the factory has, and a second push changes nothing."""
+    from tests.integration.push.test_remediation import SCENARIOS, assert_holds, render_for
+
+    before_fabric, after_fabric = (make(prod_fabric, "leaf06") for make in SCENARIOS[scenario])
+    before, after = render_for(before_fabric, "leaf06"), render_for(after_fabric, "leaf06")
+    target = start_named("leaf06")
+    factory = factory_of(fleet, target)
+    assert push(target, before, backups).changed
+    assert push(target, after, backups).message == "committed, confirmed and saved"
+    assert_holds(running(fleet, target), after, before, "sonic", factory)
+    config = running(fleet, target)
+    for port in json.loads(after)["PORT_QOS_MAP"]:
+        assert config["BUFFER_PG"][f"{port}|0"] == factory["BUFFER_PG"][f"{port}|0"]
+        assert config["BUFFER_QUEUE"][f"{port}|0-2"] == factory["BUFFER_QUEUE"][f"{port}|0-2"]
+    assert push(target, after, backups).changed is False
