@@ -19,7 +19,7 @@ import tempfile
 from email.utils import formatdate
 from pathlib import Path
 
-DRIVER_VERSIONS = ("550.90.07-1", "550.127.05-1")
+DRIVER_VERSIONS = ("580.82.07-1", "580.95.05-1")
 NCCL_VERSIONS = ("2.21.5-1+cuda12.4", "2.23.4-1+cuda12.4")
 CUDA_VERSION = "12.4.1-1"
 
@@ -40,7 +40,7 @@ def packages() -> list[tuple[str, str, str, dict[str, str]]]:
                 {},
             )
         )
-        result.append(("nvidia-fabricmanager-550", version, "", {}))
+        result.append(("nvidia-fabricmanager-580", version, "", {}))
     for version in NCCL_VERSIONS:
         result.append(("libnccl2", version, "", {}))
         result.append(("libnccl-dev", version, f"libnccl2 (= {version})", {}))

@@ -36,24 +36,24 @@ def value(distro: str, name: str, **overrides: Any) -> Any:
 
 # Every package of a driver branch must be held with it (Driver Installation Guide, "Version locking").
 # Ubuntu: the per-branch names NVIDIA lists in "Recent updates: Ubuntu 590 package renames" (branch
-# 580 there; 550 here). Debian: cuda-drivers' dependencies as NVIDIA's forum thread 353805 quotes them,
-# and the driver's parts in NVIDIA's debian12 repository.
+# 580 there, the default here). Debian: cuda-drivers' dependencies as NVIDIA's forum thread 353805
+# quotes them, and the driver's parts in NVIDIA's debian12 repository.
 BRANCH_PACKAGES = {
     "Ubuntu": [
-        "cuda-drivers-550", "libnvidia-cfg1-550", "libnvidia-common-550", "libnvidia-compute-550",
-        "libnvidia-decode-550", "libnvidia-encode-550", "libnvidia-extra-550", "libnvidia-fbc1-550",
-        "libnvidia-gl-550", "libnvidia-gpucomp-550", "libnvidia-nscq-550", "libnvsdm-550", "libxnvctrl0",
-        "nvidia-dkms-550", "nvidia-dkms-550-open", "nvidia-driver-550-open", "nvidia-utils-550",
-        "nvidia-compute-utils-550", "nvidia-kernel-common-550", "nvidia-kernel-source-550-open",
-        "nvidia-firmware-550-550.127.05", "nvidia-fabricmanager-550", "xserver-xorg-video-nvidia-550",
-        "nvidia-headless-no-dkms-550-open",
+        "cuda-drivers-580", "libnvidia-cfg1-580", "libnvidia-common-580", "libnvidia-compute-580",
+        "libnvidia-decode-580", "libnvidia-encode-580", "libnvidia-extra-580", "libnvidia-fbc1-580",
+        "libnvidia-gl-580", "libnvidia-gpucomp-580", "libnvidia-nscq-580", "libnvsdm-580", "libxnvctrl0",
+        "nvidia-dkms-580", "nvidia-dkms-580-open", "nvidia-driver-580-open", "nvidia-utils-580",
+        "nvidia-compute-utils-580", "nvidia-kernel-common-580", "nvidia-kernel-source-580-open",
+        "nvidia-firmware-580-580.95.05", "nvidia-fabricmanager-580", "xserver-xorg-video-nvidia-580",
+        "nvidia-headless-no-dkms-580-open",
     ],
     "Debian": [
         "cuda-drivers", "nvidia-driver", "nvidia-driver-cuda", "nvidia-kernel-dkms",
         "nvidia-kernel-open-dkms",
         "nvidia-settings", "nvidia-xconfig", "nvidia-smi", "nvidia-persistenced", "libcuda1", "libnvidia-ml1",
         "libnvidia-cfg1", "nvidia-kernel-support", "nvidia-alternative", "firmware-nvidia-gsp",
-        "nvidia-fabricmanager-550", "libnvidia-nscq-550",
+        "nvidia-fabricmanager-580", "libnvidia-nscq-580",
     ],
 }  # fmt: skip
 
@@ -68,7 +68,7 @@ def test_the_apt_pin_covers_every_package_of_the_branch(family: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("version", "pin"), [("", "Pin: version 550.*"), ("550.127.05", "Pin: version 550.127.05-*")]
+    ("version", "pin"), [("", "Pin: version 580.*"), ("580.95.05", "Pin: version 580.95.05-*")]
 )
 def test_apt_preferences_pin_the_branch_or_the_version(version: str, pin: str) -> None:
     values = variables("ubuntu2204", nvidia_driver_version=version)
@@ -98,13 +98,13 @@ def test_kernel_headers_of_the_running_kernel(
     assert value(distro, "nvidia_driver_os_prerequisites") == prerequisites
 
 
-@pytest.mark.parametrize(("version", "spec"), [("", "*nvidia*550*"), ("550.127.05", "*nvidia*550.127.05*")])
+@pytest.mark.parametrize(("version", "spec"), [("", "*nvidia*580*"), ("580.95.05", "*nvidia*580.95.05*")])
 def test_rhel_locks_every_package_of_the_branch(version: str, spec: str) -> None:
     assert value("rhel9", "nvidia_driver_os_versionlock_specs", nvidia_driver_version=version) == [spec]
 
 
 @pytest.mark.parametrize(
-    ("modules", "stream"), [("open", "nvidia-driver:550-open"), ("proprietary", "nvidia-driver:550-dkms")]
+    ("modules", "stream"), [("open", "nvidia-driver:580-open"), ("proprietary", "nvidia-driver:580-dkms")]
 )
 def test_rhel_fabric_manager_comes_from_the_drivers_own_stream(modules: str, stream: str) -> None:
     assert value(
