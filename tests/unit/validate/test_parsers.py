@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from gpunet.cli import main
+from gpunet.validate.capture_file import MAX_CAPTURE_BYTES
 from gpunet.validate.parsers import PARSERS, ParseError, parse
 from gpunet.validate.parsers.base import lines_holding
 from tests.conftest import sample_files
@@ -564,3 +566,44 @@ LINES_HOLDING = [
 @pytest.mark.parametrize(("text", "markers", "lines"), LINES_HOLDING)
 def test_lines_holding(text: str, markers: tuple[str, ...], lines: list[str]) -> None:
     assert lines_holding(text, markers) == lines
+
+
+def _fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+def _oversized(tmp_path: Path) -> Path:
+    path = tmp_path / "huge.txt"
+    with path.open("wb") as file:
+        file.truncate(MAX_CAPTURE_BYTES + 1)  # sparse: no disk used
+    return path
+
+
+# `gpunet parse FILE` reads as the judging does: bounded, regular files only (it read a FIFO or
+# /dev/zero forever before). A symbolic link named on the command line is followed.
+HOSTILE_INPUTS = [
+    (_fifo, "is a FIFO"),
+    (lambda tmp_path: Path("/dev/zero"), "is a device"),
+    (_oversized, "cap"),
+    (lambda tmp_path: tmp_path, "directory"),
+]
+
+
+@pytest.mark.parametrize(("make", "reason"), HOSTILE_INPUTS)
+def test_cli_refuses_unbounded_input_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, reason: str
+) -> None:
+    assert main(["parse", "ibstat", str(make(tmp_path))]) == 2
+    error = capsys.readouterr().err
+    assert reason in error and error.count("\n") == 1
+
+
+def test_cli_follows_a_symbolic_link_given_to_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "tracking.txt"
+    source.write_text(CHRONY)
+    link = tmp_path / "link.txt"
+    link.symlink_to(source)
+    assert main(["parse", "chronyc-tracking", str(link)]) == 0
+    assert json.loads(capsys.readouterr().out)["leap_status"] == "Normal"
