@@ -111,8 +111,9 @@ def start_switch(
         "--platform", switch.platform,
         "--port", str(port),
         "--state", str(state_file),
-        "--username", username,
-        "--password", password,
+        # "=": a generated password may start with "-", which argparse would take for an option
+        f"--username={username}",
+        f"--password={password}",
         *(faults or []),
     ]  # fmt: skip
     with log_file.open("ab") as log:
