@@ -64,19 +64,7 @@ class ActionModule(ActionBase):
         except ValueError as error:
             return {**result, "failed": True, "msg": f"{switch.name}.{error}"}
         try:
-            written = collect_switch_show(
-                switch,
-                login.password,
-                phase,
-                artifacts,
-                host_key_checking=login.host_key_checking,
-                known_hosts=login.known_hosts,
-                key_file=login.key_file,
-                use_agent=login.use_agent,
-                jump=login.jump,
-                key_passphrase=login.key_passphrase,
-                ssh_config_file=login.ssh_config_file,
-            )
+            written = collect_switch_show(switch, login, phase, artifacts)
         except PushError as error:
             # Collection goes on: the missing files become "error" results naming this reason.
             record_collection_error(artifacts, switch.name, phase, str(error))

@@ -14,26 +14,13 @@ from typing import Any
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
-from gpunet.netdev.jumphost import JumpHost
-from gpunet.netdev.session import open_session
+from gpunet.netdev.push import Connection, connector
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 
 
-def collect_switch_show(
-    switch: Switch,
-    password: str,
-    phase: str,
-    artifacts: Path,
-    *,
-    host_key_checking: bool,
-    known_hosts: Path | None,
-    key_file: Path | None = None,
-    use_agent: bool = False,
-    jump: JumpHost | None = None,
-    key_passphrase: str | None = None,
-    ssh_config_file: Path | None = None,
-) -> list[str]:
-    """Writes `switches/<switch>/<phase>/<tool>.txt` per command; returns the files written.
+def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts: Path) -> list[str]:
+    """Writes `switches/<switch>/<phase>/<tool>.txt` per command; returns the files written. Logs
+    in as the push does (`login`: password, keys, agent, jump host, ssh_config, host keys).
 
     A switch that cannot be reached gets no files, so its checks report "error" with the reason
     that is raised here (LoginError/UnreachableError name the switch, never the password)."""
@@ -44,17 +31,7 @@ def collect_switch_show(
     written: list[str] = []
     if not commands:
         return written
-    session = open_session(
-        switch,
-        password,
-        host_key_checking=host_key_checking,
-        known_hosts=known_hosts,
-        key_file=key_file,
-        use_agent=use_agent,
-        jump=jump,
-        key_passphrase=key_passphrase,
-        ssh_config_file=ssh_config_file,
-    )
+    session = connector(switch, login)()
     forms: dict[str, dict[str, str]] = {}
     try:
         for tool, command in commands.items():

@@ -12,6 +12,7 @@ import pytest
 from gpunet.lab.switchsim import SimOptions, SimulatorFleet
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import LoginError
+from gpunet.netdev.push import Connection
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers import parse
 from gpunet.validate.switch_collect import collect_switch_show
@@ -43,10 +44,10 @@ def collect_around(
     known_hosts = tmp_path / "known_hosts"
     known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
     switch = switch_for(platform, simulated.port)
-    options = {"host_key_checking": True, "known_hosts": known_hosts}
-    before = collect_switch_show(switch, "pw", "before", tmp_path, **options)
+    login = Connection("pw", host_key_checking=True, known_hosts=known_hosts)
+    before = collect_switch_show(switch, login, "before", tmp_path)
     fleet.call(lambda: change(simulated.state))
-    after = collect_switch_show(switch, "pw", "after", tmp_path, **options)
+    after = collect_switch_show(switch, login, "after", tmp_path)
     return before, after, tmp_path / "switches" / switch.name
 
 
@@ -70,10 +71,8 @@ def test_collected_counters_parse_and_move(
 def test_unknown_host_key_stops_before_login(fleet, tmp_path: Path) -> None:
     simulated = fleet.start("nxos", "sim-nxos", options=SimOptions(password="pw"))
     with pytest.raises(LoginError, match="known_hosts"):
-        collect_switch_show(
-            switch_for("nxos", simulated.port), "pw", "before", tmp_path,
-            host_key_checking=True, known_hosts=tmp_path / "missing",
-        )  # fmt: skip
+        login = Connection("pw", host_key_checking=True, known_hosts=tmp_path / "missing")
+        collect_switch_show(switch_for("nxos", simulated.port), login, "before", tmp_path)
     assert not list((tmp_path / "switches").rglob("*.txt"))
 
 
@@ -185,7 +184,9 @@ def test_junos_pfc_profiles_are_served_reduced_and_parse(fleet, tmp_path: Path) 
     ]
     fleet.call(lambda: simulated.state.config.extend(lines))
     switch = switch_for("junos", simulated.port)
-    collect_switch_show(switch, "pw", "after", tmp_path, host_key_checking=True, known_hosts=known_hosts)
+    collect_switch_show(
+        switch, Connection("pw", host_key_checking=True, known_hosts=known_hosts), "after", tmp_path
+    )
     folder = tmp_path / "switches" / switch.name / "after"
     text = (folder / "junos-show-cos-interface.txt").read_text()
     assert "Maximum usable queues" not in text  # reduced on the switch

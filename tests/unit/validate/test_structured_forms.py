@@ -14,6 +14,7 @@ from gpunet.lab.switchsim.personalities.showpfc import sonic_queue_counters
 from gpunet.lab.switchsim.personalities.sonic import SonicPersonality
 from gpunet.lab.switchsim.state import SwitchState
 from gpunet.model.fabric import Switch
+from gpunet.netdev.push import Connection
 from gpunet.validate import switch_collect
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers import ParseError, parse
@@ -145,11 +146,9 @@ def test_collection_prefers_the_structured_form_and_records_it(
     refused: str | None,
 ) -> None:
     session = _Session(answers)
-    monkeypatch.setattr(switch_collect, "open_session", lambda *args, **kwargs: session)
+    monkeypatch.setattr(switch_collect, "connector", lambda *args, **kwargs: lambda: session)
     switch = Switch("leaf07", "sonic", "leaf", "127.0.0.1", 22, (), mgmt_user="admin")
-    switch_collect.collect_switch_show(
-        switch, "pw", "after", tmp_path, host_key_checking=False, known_hosts=None
-    )
+    switch_collect.collect_switch_show(switch, Connection("pw", host_key_checking=False), "after", tmp_path)
     folder = tmp_path / "switches" / "leaf07" / "after"
     forms = json.loads((folder / switch_collect.FORMS_FILE).read_text())
     assert forms[TOOL]["form"] == form
