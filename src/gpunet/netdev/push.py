@@ -125,7 +125,7 @@ def _run(
             strategy.undo()
         except (PushError, SessionLost) as again:
             reason = getattr(again, "reason", again)
-            state = "rolling back by itself" if strategy.self_rollback else "unknown"
+            state = strategy.rollback_state() if strategy.self_rollback else "unknown"
             raise PushError(
                 name, f"{error.reason}; the undo failed too ({reason}): read the switch", state
             ) from None

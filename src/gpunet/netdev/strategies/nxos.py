@@ -45,21 +45,18 @@ class CheckpointRollback(CommitStrategy):
 
     def save(self) -> None:
         self.send("copy running-config startup-config")
-        self.forget_checkpoint()
+        self.discard_checkpoint()
 
     def undo(self) -> None:
         self.send("end", check=False)
         self.send(f"rollback running-config file {self.checkpoint_file} atomic")
-        self.forget_checkpoint()
+        self.discard_checkpoint()
 
     def recover(self) -> None:
         self.conn = self.reconnect()
         self.send(f"rollback running-config file {self.checkpoint_file} atomic")
-        self.forget_checkpoint()
+        self.discard_checkpoint()
 
     def discard_checkpoint(self) -> None:
-        self.forget_checkpoint()
-
-    def forget_checkpoint(self) -> None:
         with contextlib.suppress(PushError, SessionLost):  # a leftover file is reported by no one else
             self.send(f"delete {self.checkpoint_file} no-prompt", check=False)

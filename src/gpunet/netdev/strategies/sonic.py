@@ -19,6 +19,7 @@ import re
 
 from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.remediation import Remediation
+from gpunet.netdev.sonic_pfcwd import PfcwdPlan
 from gpunet.netdev.strategies.base import CommitStrategy, SessionLost
 
 
@@ -31,8 +32,7 @@ class ConfigCheckpointRollback(CommitStrategy):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self.pfcwd_undo: list[str] = []
-        self.before_save: list[str] = []
+        self.pfcwd = PfcwdPlan()  # the applied remediation's watchdog steps
 
     def read_running(self) -> str:
         return self.send("show runningconfiguration all").strip()
@@ -47,8 +47,7 @@ class ConfigCheckpointRollback(CommitStrategy):
             finally:
                 with contextlib.suppress(PushError, SessionLost):
                     self.send(f"rm -f {patch_file}", check=False)
-        self.pfcwd_undo = list(remediation.pfcwd.undo)
-        self.before_save = list(remediation.pfcwd.before_save)
+        self.pfcwd = remediation.pfcwd
         for command in remediation.pfcwd.apply:
             self.send(command)
 
@@ -62,35 +61,32 @@ class ConfigCheckpointRollback(CommitStrategy):
 
     def save(self) -> None:
         try:
-            for command in self.before_save:
+            for command in self.pfcwd.before_save:
                 self.send(command)
         except DeviceRejectedError as error:
             self.undo()  # the refused interval changed nothing: the rollback still may run
             reason = f"{error.reason}; previous config restored"
             raise DeviceRejectedError(self.switch, reason, "rolled back") from None
         self.send("sudo config save -y")
-        self.forget_checkpoint()
+        self.discard_checkpoint()
 
     def undo(self) -> None:
         self.restore_pfcwd()
         self.send(f"sudo config rollback {self.options.tag}")
-        self.forget_checkpoint()
+        self.discard_checkpoint()
 
     def recover(self) -> None:
         self.conn = self.reconnect()
         # Harmless when the patch never ran: the checkpoint holds the config from before the push.
         self.restore_pfcwd(check=False)
         self.send(f"sudo config rollback {self.options.tag}", check=False)
-        self.forget_checkpoint()
+        self.discard_checkpoint()
 
     def restore_pfcwd(self, *, check: bool = True) -> None:
         """PFC_WD back to the checkpoint's, so the rollback's diff leaves PFC_WD alone."""
-        for command in self.pfcwd_undo:
+        for command in self.pfcwd.undo:
             self.send(command, check=check)
 
     def discard_checkpoint(self) -> None:
-        self.forget_checkpoint()
-
-    def forget_checkpoint(self) -> None:
         with contextlib.suppress(PushError, SessionLost):
             self.send(f"sudo config delete-checkpoint {self.options.tag}", check=False)
