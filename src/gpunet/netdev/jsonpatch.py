@@ -42,24 +42,6 @@ def make_patch(current: dict[str, Any], intended: dict[str, Any]) -> list[dict[s
     return ops
 
 
-def touched(document: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
-    """The part of `document` the operations wrote: tables, entries or single fields."""
-    part: dict[str, Any] = {}
-    for op in ops:
-        if op.get("op") == "remove":
-            continue
-        tokens = [_unescape(t) for t in str(op.get("path", "/"))[1:].split("/")]
-        source: Any = document
-        target = part
-        for depth, token in enumerate(tokens):
-            source = source[token]
-            if depth == len(tokens) - 1:
-                target[token] = copy.deepcopy(source)
-            else:
-                target = target.setdefault(token, {})
-    return part
-
-
 def apply_patch(document: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
     """A patched copy of `document`; raises PatchError and leaves `document` untouched on failure."""
     result = copy.deepcopy(document)

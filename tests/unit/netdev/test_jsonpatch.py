@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from gpunet.netdev.jsonpatch import PatchError, apply_patch, make_patch, touched
+from gpunet.netdev.jsonpatch import PatchError, apply_patch, make_patch
 
 RUNNING = {"PORT": {"Ethernet0": {"mtu": "9100", "admin_status": "up"}}, "DEVICE_METADATA": {"localhost": {}}}
 
@@ -74,15 +74,3 @@ def test_bad_operations_raise_and_leave_the_document_alone(ops):
     with pytest.raises(PatchError):
         apply_patch(document, first_good + ops)
     assert document == RUNNING
-
-
-def test_touched_returns_only_what_the_operations_wrote():
-    ops = [
-        {"op": "replace", "path": "/PORT/Ethernet0/mtu", "value": "9216"},
-        {"op": "add", "path": "/QUEUE", "value": {"Ethernet0|3": {"scheduler": "s"}}},
-    ]
-    patched = apply_patch(RUNNING, ops)
-    assert touched(patched, ops) == {
-        "PORT": {"Ethernet0": {"mtu": "9216"}},
-        "QUEUE": {"Ethernet0|3": {"scheduler": "s"}},
-    }

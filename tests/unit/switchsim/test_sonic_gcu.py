@@ -70,3 +70,21 @@ def test_a_patch_on_a_missing_path_is_refused_and_changes_nothing():
     with pytest.raises(sonic_gcu.GcuRefusal):
         sonic_gcu.apply(config, [{"op": "replace", "path": "/NO_TABLE/x/y", "value": "1"}])
     assert config == kept
+
+
+def test_the_grammar_sees_only_what_the_operations_wrote():
+    """The simulated SONiC checks the tables, entries and fields a patch wrote (not what it
+    removed) against the grammar."""
+    from gpunet.lab.switchsim.personalities.sonic import written_part
+
+    config = sonic_factory("SN5600", "leaf")
+    ops = [
+        {"op": "replace", "path": "/PORT/Ethernet0/mtu", "value": "9216"},
+        {"op": "add", "path": "/QUEUE/Ethernet0|3/wred_profile", "value": "X"},
+        {"op": "remove", "path": "/QUEUE/Ethernet0|5"},
+    ]
+    patched = sonic_gcu.apply(config, ops)
+    assert written_part(patched, ops) == {
+        "PORT": {"Ethernet0": {"mtu": "9216"}},
+        "QUEUE": {"Ethernet0|3": {"wred_profile": "X"}},
+    }

@@ -34,7 +34,7 @@ CONFIG_COMMANDS = re.compile(
 )
 
 
-def _written(document: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
+def written_part(document: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
     """The tables, entries or fields the patch's add/replace operations wrote (for the grammar)."""
     part: dict[str, Any] = {}
     for op in ops:
@@ -194,7 +194,7 @@ class SonicPersonality(Personality):
                 if self.switch.rejects(json.dumps(op, sort_keys=True)):
                     raise ValueError(f"operation on {op.get('path')} rejected by YANG validation")
             patched = sonic_gcu.apply(self.state.config, ops)
-            written = json.dumps(_written(patched, ops))
+            written = json.dumps(written_part(patched, ops))
             self.switch.grammar.check_document(written)
             if unknown := self.switch.newer_than_release(written):
                 raise ValueError(f"table {', '.join(unknown)} is unknown to SONiC {self.state.os_version}")
