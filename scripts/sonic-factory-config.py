@@ -20,7 +20,8 @@ real image leaves it in. What it reproduces, step by step (sources at the commit
 
     scripts/sonic-factory-config.py /path/to/sonic-buildimage
 
-Needs jinja2 and git; reads the checkout's HEAD through `git archive`, never its work tree.
+Needs jinja2 and git; reads the checkout's HEAD through `git ls-tree`/`git cat-file`, never its
+work tree.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any
 
 import jinja2
 
-# (platform folder, SKU, preset, buffer model the image builds with, port speed source)
+# (platform folder, SKU, the buffer model the image builds with)
 SKUS = [
     ("mellanox/x86_64-nvidia_sn5600-r0", "ACS-SN5600", "dynamic"),
     ("dell/x86_64-dell_z9864f-r0", "Dell-Z9864f-O64", "traditional"),
@@ -67,13 +68,11 @@ def extract(repo: Path, into: Path, paths: list[str]) -> None:
             target.write_bytes(shown.stdout)
 
 
-def ports_of(sku_dir: Path) -> dict[str, dict[str, str]]:
+def ports_of(sku_dir: Path, hwsku: dict[str, Any]) -> dict[str, dict[str, str]]:
     """PORT entries as sonic-cfggen's portconfig builds them: port_config.ini's columns, and the
     speed of hwsku.json's default breakout mode where the ini has no speed column."""
     header: list[str] = []
     ports: dict[str, dict[str, str]] = {}
-    hwsku_file = sku_dir / "hwsku.json"
-    hwsku = json.loads(hwsku_file.read_text())["interfaces"] if hwsku_file.exists() else {}
     for raw in (sku_dir / "port_config.ini").read_text().splitlines():
         line = raw.strip()
         if line.startswith("#") and "name" in line:
@@ -130,24 +129,27 @@ def environment(paths: list[Path]) -> jinja2.Environment:
     return env
 
 
+def buffers_template(model: str) -> str:
+    return "buffers_dynamic.json.j2" if model == "dynamic" else "buffers.json.j2"
+
+
 def render(tree: Path, platform_dir: str, sku: str, model: str) -> dict[str, Any]:
     sku_dir = tree / "device" / platform_dir / sku
     platform = platform_dir.split("/")[1]
-    data = t1_preset("sonic", platform, sku, ports_of(sku_dir))
-    # init_cfg.json.j2's DEVICE_METADATA fields, merged into config_db at first boot (images built
-    # without ENABLE_PFCWD_ON_START or SHUTDOWN_BGP_ON_START: rules/config leaves both off)
+    hwsku = json.loads((sku_dir / "hwsku.json").read_text())["interfaces"]
+    data = t1_preset("sonic", platform, sku, ports_of(sku_dir, hwsku))
     # BREAKOUT_CFG: with platform.json and hwsku.json, sonic-cfggen -k writes each cage's
     # default_brkout_mode (src/sonic-config-engine/portconfig.py, parse_breakout_mode)
-    hwsku = json.loads((sku_dir / "hwsku.json").read_text())["interfaces"]
     data["BREAKOUT_CFG"] = {port: {"brkout_mode": f["default_brkout_mode"]} for port, f in hwsku.items()}
+    # init_cfg.json.j2's DEVICE_METADATA fields, merged into config_db at first boot (images built
+    # without ENABLE_PFCWD_ON_START or SHUTDOWN_BGP_ON_START: rules/config leaves both off)
     data["DEVICE_METADATA"]["localhost"].update(
         {"buffer_model": model, "default_bgp_status": "up", "default_pfcwd_status": "disable"}
     )
     data["DEVICE_METADATA"]["localhost"]["timezone"] = "UTC"
     env = environment([sku_dir, tree / "files/build_templates"])
-    buffers = "buffers_dynamic.json.j2" if model == "dynamic" else "buffers.json.j2"
     config = json.loads(json.dumps(data))
-    for template in (buffers, "qos.json.j2"):
+    for template in (buffers_template(model), "qos.json.j2"):
         rendered = json.loads(env.get_template(template).render(data))
         for table, entries in rendered.items():
             config.setdefault(table, {}).update(entries)
@@ -175,7 +177,7 @@ def main() -> int:
                     "sku": f"device/{platform_dir}/{sku}",
                     "steps": "config-setup factory (sonic-cfggen --preset t1), buffer_model from the "
                     "image build, then `config qos reload` (sonic-utilities config/main.py): "
-                    + ("buffers_dynamic.json.j2" if model == "dynamic" else "buffers.json.j2")
+                    + buffers_template(model)
                     + " and qos.json.j2 rendered as sonic-cfggen renders them",
                     "generator": "scripts/sonic-factory-config.py",
                 },

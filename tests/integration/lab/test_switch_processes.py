@@ -17,6 +17,19 @@ from gpunet.lab.plan import LabSwitch
 LEAF = LabSwitch("leaf09", "cumulus", ("swp7", "swp8", "swp32"))
 
 
+def log_in(port: int, password: str) -> None:
+    """Log in as admin with `password` and leave (a throwaway simulator: its host key is irrelevant)."""
+    client = paramiko.SSHClient()
+    client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+    try:
+        client.connect(
+            "127.0.0.1", port=port, username="admin", password=password, look_for_keys=False,
+            allow_agent=False, timeout=10,
+        )  # fmt: skip
+    finally:
+        client.close()
+
+
 @pytest.fixture
 def leaf(tmp_path: Path) -> Iterator[switches.RunningSwitch]:
     running = switches.start_switch(LEAF, tmp_path, "admin", "pw-test")
@@ -61,14 +74,8 @@ def test_fault_options_reach_the_simulator(tmp_path: Path) -> None:
     running = switches.start_switch(LEAF, tmp_path, "admin", "pw-test", faults=["--fail-login"])
     try:
         assert running.faults == ["--fail-login"]
-        client = paramiko.SSHClient()
-        client.set_missing_host_key_policy(paramiko.AutoAddPolicy())  # throwaway client, key irrelevant
         with pytest.raises(paramiko.AuthenticationException):
-            client.connect(
-                "127.0.0.1", port=running.port, username="admin", password="pw-test", look_for_keys=False,
-                allow_agent=False, timeout=10,
-            )  # fmt: skip
-        client.close()
+            log_in(running.port, "pw-test")
     finally:
         switches.stop_switch(running)
 
@@ -85,12 +92,6 @@ def test_a_generated_password_that_starts_with_a_dash_still_logs_in(tmp_path: Pa
     took it for an option and the simulator never started (seen in CI)."""
     running = switches.start_switch(LEAF, tmp_path, "admin", "-Ab3_dash-first")
     try:
-        client = paramiko.SSHClient()
-        client.set_missing_host_key_policy(paramiko.AutoAddPolicy())  # a throwaway simulator's key
-        client.connect(
-            "127.0.0.1", port=running.port, username="admin", password="-Ab3_dash-first", look_for_keys=False,
-            allow_agent=False, timeout=10,
-        )  # fmt: skip
-        client.close()
+        log_in(running.port, "-Ab3_dash-first")
     finally:
         switches.stop_switch(running)

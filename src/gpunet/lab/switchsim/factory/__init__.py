@@ -42,10 +42,6 @@ def sonic_factory(model: str | None, hostname: str) -> dict[str, Any]:
     return config
 
 
-def sonic_source(model: str) -> dict[str, str]:
-    return dict(_sonic_document(SONIC_SKUS[model])["source"])
-
-
 def factory_config(platform: str, hostname: str, model: str | None = None) -> Any:
     """The configuration a switch boots with: the config_db of its SKU on SONiC. On the CLI OSes
     only the lines below: their default QoS (NX-OS `default-nq-*` policies, EOS's and Junos's
