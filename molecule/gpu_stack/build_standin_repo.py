@@ -20,8 +20,9 @@ from email.utils import formatdate
 from pathlib import Path
 
 DRIVER_VERSIONS = ("580.82.07-1", "580.95.05-1")
-NCCL_VERSIONS = ("2.21.5-1+cuda12.4", "2.23.4-1+cuda12.4")
-CUDA_VERSION = "12.4.1-1"
+# The roles' default pins (src/gpunet/hosts/nvidia_releases.yml) and the next NCCL, for the upgrade.
+NCCL_VERSIONS = ("2.28.9-1+cuda13.0", "2.29.3-1+cuda13.0")
+CUDA_VERSION = "13.0.2-1"
 
 NOTE = "STAND-IN package built by gpunet's Molecule test; not NVIDIA software.\n"
 
@@ -44,8 +45,8 @@ def packages() -> list[tuple[str, str, str, dict[str, str]]]:
     for version in NCCL_VERSIONS:
         result.append(("libnccl2", version, "", {}))
         result.append(("libnccl-dev", version, f"libnccl2 (= {version})", {}))
-    nvcc = "#!/bin/sh\necho 'nvcc STAND-IN: Cuda compilation tools, release 12.4, V12.4.131'\n"
-    result.append(("cuda-toolkit-12-4", CUDA_VERSION, "", {"usr/local/cuda-12.4/bin/nvcc": nvcc}))
+    nvcc = "#!/bin/sh\necho 'nvcc STAND-IN: Cuda compilation tools, release 13.0, V13.0.88'\n"
+    result.append(("cuda-toolkit-13-0", CUDA_VERSION, "", {"usr/local/cuda-13.0/bin/nvcc": nvcc}))
     return result
 
 

@@ -5,6 +5,7 @@ Used by the host roles; thin wrappers over gpunet.hosts.settings, so roles and t
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
@@ -98,6 +99,8 @@ def nccl_verify_jobs(
     ssh_key: Any = "",
     binding: Any = "numa",
     mpirun_extra: Any = (),
+    mpi_home: Any = "",
+    as_root: Any = False,
 ) -> list[dict[str, Any]]:
     return nccl_tests.verify_jobs(
         to_plain(hosts),
@@ -110,7 +113,18 @@ def nccl_verify_jobs(
         ssh_key=str(ssh_key or ""),
         binding=str(binding),
         mpirun_extra=[str(arg) for arg in to_plain(mpirun_extra or [])],
+        mpi_home=str(mpi_home or ""),
+        as_root=bool(as_root),
     )
+
+
+def nccl_shared_variables(slurped: Any) -> dict[str, str]:
+    """Settings every host's /etc/nccl.conf agrees on, from each host's slurp result (content base64)."""
+    texts = []
+    for result in to_plain(slurped or []):
+        content = (result or {}).get("content", "") if isinstance(result, dict) else ""
+        texts.append(base64.b64decode(content).decode("utf-8", "replace") if content else "")
+    return nccl_tests.shared_nccl_variables([nccl_tests.nccl_conf_variables(text) for text in texts])
 
 
 def apt_components(text: Any) -> list[str]:
@@ -127,6 +141,24 @@ def persistenced_exec_start(unit_text: Any) -> str:
 
 def cuda_published_problem(folder: Any, version: Any) -> str:
     return published_versions.cuda_published_problem(str(folder).strip(), str(version))
+
+
+def cuda_driver_problem(cuda_version: Any, branch: Any) -> str:
+    return published_versions.cuda_driver_problem(str(cuda_version), str(branch))
+
+
+def driver_branch_problem(folder: Any, branch: Any) -> str:
+    return published_versions.driver_branch_problem(str(folder).strip(), str(branch))
+
+
+def nccl_tests_problem(nccl_tests_version: Any, cuda_version: Any) -> str:
+    return published_versions.nccl_tests_problem(str(nccl_tests_version), str(cuda_version))
+
+
+def distro_refusal(folder: Any) -> str:
+    """Why gpunet refuses NVIDIA repository folder `folder`, from nvidia_releases.yml ("" if no reason)."""
+    row = published_versions.releases()["distributions"].get(str(folder).strip()) or {}
+    return str(row.get("refused", "")).strip()
 
 
 def repository_pin_problem(text: Any, package: Any, version_prefix: Any, what: Any) -> str:
@@ -147,12 +179,17 @@ class FilterModule:
                 "nccl_tests_make_argv": nccl_tests_make_argv,
                 "nccl_conf_variables": nccl_conf_variables,
                 "nccl_verify_jobs": nccl_verify_jobs,
+                "nccl_shared_variables": nccl_shared_variables,
                 "nccl_test_host": nccl_test_host,
                 "apt_components": apt_components,
                 "apt_release_mirror": apt_release_mirror,
                 "persistenced_exec_start": persistenced_exec_start,
                 "cuda_published_problem": cuda_published_problem,
                 "repository_pin_problem": repository_pin_problem,
+                "cuda_driver_problem": cuda_driver_problem,
+                "driver_branch_problem": driver_branch_problem,
+                "nccl_tests_problem": nccl_tests_problem,
+                "distro_refusal": distro_refusal,
             },
             GPUNET_IMPORT_ERROR,
         )

@@ -85,18 +85,29 @@ def mpirun_argv(
     binding: str = "numa",
     ssh_key: str = "",
     extra: Sequence[str] = (),
+    mpi_home: str = "",
+    as_root: bool = False,
 ) -> list[str]:
     """The multi-node mpirun line: one rank per GPU, the environment and ports made explicit.
 
     -x PATH / LD_LIBRARY_PATH: the remote shell of a non-interactive ssh does not read profile.d, so
-    CUDA/NCCL paths must travel with the job. The NCCL_* values are this host's /etc/nccl.conf
-    (nccl_env) passed as well, so a containerised rank or a host without the file gets the same.
+    CUDA/NCCL paths must travel with the job. `nccl_env` holds only the NCCL settings every host's
+    /etc/nccl.conf agrees on (shared_nccl_variables): -x overrides the file on every rank, and a
+    per-host value (NCCL_IB_HCA, NCCL_SOCKET_IFNAME) must stay each host's own.
     The TCP BTL is pinned to the firewall's Open MPI range, and both it and the control channel to
-    the NCCL socket interface, which the firewall opens.
+    the NCCL socket interface, which the firewall opens (only where every host names the same one).
+    `mpi_home`: an Open MPI outside PATH (RHEL's /usr/lib64/openmpi): its mpirun, and --prefix so the
+    remote daemons find their binaries and libraries. `as_root`: Open MPI aborts when started as
+    root unless told --allow-run-as-root.
     """
     first, last = (int(port) for port in mpi_port_range)
     ranks = sum(slots for _, slots in hosts)
-    argv = ["mpirun", "-np", str(ranks), "-H", ",".join(f"{host}:{slots}" for host, slots in hosts)]
+    launcher = f"{mpi_home.rstrip('/')}/bin/mpirun" if mpi_home else "mpirun"
+    argv = [launcher, "-np", str(ranks), "-H", ",".join(f"{host}:{slots}" for host, slots in hosts)]
+    if mpi_home:
+        argv += ["--prefix", mpi_home.rstrip("/")]
+    if as_root:
+        argv.append("--allow-run-as-root")
     argv += ["--bind-to", binding, "--map-by", "slot"]
     argv += ["-x", "PATH", "-x", "LD_LIBRARY_PATH"]
     for name, value in nccl_env.items():
@@ -129,6 +140,18 @@ def nccl_conf_variables(text: str) -> dict[str, str]:
             name, value = line.split("=", 1)
             variables[name.strip()] = value.strip()
     return variables
+
+
+def shared_nccl_variables(per_host: Sequence[Mapping[str, str]]) -> dict[str, str]:
+    """The NCCL settings every host's /etc/nccl.conf gives the same value, in the first host's order.
+
+    What differs between hosts (or is missing on one) is left out, so each rank keeps its own
+    host's value from the file NCCL reads itself.
+    """
+    if not per_host:
+        return {}
+    first, *others = per_host
+    return {name: value for name, value in first.items() if all(other.get(name) == value for other in others)}
 
 
 def srun_argv(hosts: Sequence[tuple[str, int]], binary: str, args: Sequence[str]) -> list[str]:
@@ -170,6 +193,8 @@ def verify_jobs(
     ssh_key: str = "",
     binding: str = "numa",
     mpirun_extra: Sequence[str] = (),
+    mpi_home: str = "",
+    as_root: bool = False,
 ) -> list[dict[str, Any]]:
     """The nccl-tests runs `me` launches: its single-node run, and (first host by name) all nodes.
 
@@ -191,6 +216,8 @@ def verify_jobs(
                 binding=binding,
                 ssh_key=ssh_key,
                 extra=mpirun_extra,
+                mpi_home=mpi_home,
+                as_root=as_root,
             )
         else:
             raise ValueError(f"unknown launcher {launcher!r}: expected srun or mpirun")

@@ -1,26 +1,32 @@
-"""Which CUDA versions NVIDIA publishes for each distribution's repository, and checking a pin
-against what a repository really offers before anything is installed.
+"""What NVIDIA publishes for each distribution and CUDA major (nvidia_releases.yml), and checking a
+pin against what a repository really offers before anything is installed.
 
-The table catches an impossible pin before a host is touched (CUDA 12.4.1 has no ubuntu2404
-packages); the metadata check catches everything else, naming what the repository does have.
+The table catches an impossible combination before a host is touched (CUDA 12.4.1 has no ubuntu2404
+packages, nccl-tests 2.13.11 does not build with CUDA 13, CUDA 13 needs branch 580); the metadata
+check catches everything else, naming what the repository does have.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
+from importlib import resources
+from typing import Any
 
-# Repository folder -> (first CUDA series NVIDIA published there, source). Later series are
-# published for every folder here until NVIDIA drops the distribution.
-FIRST_CUDA_SERIES: dict[str, tuple[tuple[int, int], str]] = {
-    "ubuntu2204": ((11, 7), "CUDA 11.7 release notes (Ubuntu 22.04 added); repos/ubuntu2204/"),
-    "ubuntu2404": (
-        (12, 5),
-        "CUDA 12.5 release notes (Ubuntu 24.04 added); Jimver/cuda-toolkit issue #375 (no 12.4.1 there)",
-    ),
-    "debian12": ((12, 2), "CUDA 12.2 release notes (Debian 12 added); repos/debian12/"),
-    "rhel9": ((11, 7), "CUDA 11.7 release notes (RHEL 9 added); repos/rhel9/"),
-}
+import yaml
+
+
+@functools.cache
+def releases() -> dict[str, Any]:
+    """nvidia_releases.yml: per distribution folder and CUDA major what NVIDIA publishes, and the defaults."""
+    text = resources.files("gpunet.hosts").joinpath("nvidia_releases.yml").read_text()
+    return yaml.safe_load(text)
+
+
+def claimed_folders() -> list[str]:
+    return [folder for folder, row in releases()["distributions"].items() if row["claimed"]]
+
 
 # `apt-cache madison PKG`: "cuda-toolkit-12-4 | 12.4.1-1 | https://... Packages".
 _MADISON = re.compile(r"^\s*(?P<name>\S+)\s*\|\s*(?P<version>\S+)\s*\|", re.MULTILINE)
@@ -37,15 +43,53 @@ def series(version: str) -> tuple[int, int]:
 
 def cuda_published_problem(folder: str, version: str) -> str:
     """Why NVIDIA's repository for `folder` cannot have CUDA `version`, or "" when it can."""
-    if folder not in FIRST_CUDA_SERIES:
+    row = releases()["distributions"].get(folder)
+    if row is None:
         return ""
-    first, source = FIRST_CUDA_SERIES[folder]
+    first = series(row["first_cuda"])
     if series(version) < first:
         return (
             f"CUDA {version} is not published for {folder}: NVIDIA's {folder} repository starts at CUDA"
-            f" {first[0]}.{first[1]} ({source}); choose cuda_toolkit_version {first[0]}.{first[1]} or later"
+            f" {first[0]}.{first[1]} (nvidia_releases.yml, read {releases()['read_on']});"
+            f" choose cuda_toolkit_version {first[0]}.{first[1]} or later"
         )
     return ""
+
+
+def _cuda_major(version: str) -> dict[str, Any] | None:
+    return releases()["cuda_majors"].get(str(series(version)[0]))
+
+
+def cuda_driver_problem(cuda_version: str, branch: str) -> str:
+    """Why driver branch `branch` cannot run CUDA `cuda_version`, or "" when it can."""
+    row = _cuda_major(cuda_version)
+    if row is None or not str(branch).isdigit() or int(branch) >= row["lowest_branch"]:
+        return ""
+    return (
+        f"CUDA {cuda_version} needs driver branch {row['lowest_branch']} or later; nvidia_driver_branch is"
+        f" {branch}. Choose a CUDA {series(cuda_version)[0] - 1}.x toolkit or a newer branch"
+    )
+
+
+def driver_branch_problem(folder: str, branch: str) -> str:
+    """Why NVIDIA publishes no driver of `branch` for `folder`, or "" when it does."""
+    row = releases()["distributions"].get(folder)
+    if row is None or not str(branch).isdigit() or int(branch) >= row["lowest_branch"]:
+        return ""
+    return f"NVIDIA publishes driver branch {row['lowest_branch']} or later for {folder}, not {branch}"
+
+
+def nccl_tests_problem(nccl_tests_version: str, cuda_version: str) -> str:
+    """Why nccl-tests `nccl_tests_version` does not build with CUDA `cuda_version`, or ""."""
+    row = _cuda_major(cuda_version)
+    if row is None or _numbers(nccl_tests_version) >= _numbers(row["lowest_nccl_tests"]):
+        return ""
+    return (
+        f"nccl-tests {nccl_tests_version} does not build with CUDA {cuda_version}: CUDA"
+        f" {series(cuda_version)[0]} needs nccl-tests {row['lowest_nccl_tests']} or later (before it the"
+        f" Makefile hard-codes -std=c++11, which CUDA 13 refuses); set nccl_tests_version"
+        f" {row['lowest_nccl_tests']} or later"
+    )
 
 
 def repository_versions(text: str) -> dict[str, list[str]]:
@@ -77,8 +121,9 @@ def pin_problem(text: str, package: str, version_prefix: str, what: str) -> str:
     return f"{what} is not in the configured repository ({package} {version_prefix}*): {offer}"
 
 
-def _newest_first(versions: Iterable[str]) -> list[str]:
-    def key(version: str) -> list[int]:
-        return [int(number) for number in re.findall(r"\d+", version)]
+def _numbers(version: str) -> list[int]:
+    return [int(number) for number in re.findall(r"\d+", str(version))]
 
-    return sorted(versions, key=key, reverse=True)
+
+def _newest_first(versions: Iterable[str]) -> list[str]:
+    return sorted(versions, key=_numbers, reverse=True)

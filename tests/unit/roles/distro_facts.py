@@ -29,6 +29,13 @@ DISTROS: dict[str, dict[str, str]] = {
         "distribution_major_version": "24",
         "distribution_release": "noble",
     },
+    "debian13": {
+        "os_family": "Debian",
+        "distribution": "Debian",
+        "distribution_version": "13.2",
+        "distribution_major_version": "13",
+        "distribution_release": "trixie",
+    },
     "rhel9": {
         "os_family": "RedHat",
         "distribution": "RedHat",
@@ -42,6 +49,20 @@ DISTROS: dict[str, dict[str, str]] = {
         "distribution_version": "9.4",
         "distribution_major_version": "9",
         "distribution_release": "Blue Onyx",
+    },
+    "rhel10": {
+        "os_family": "RedHat",
+        "distribution": "RedHat",
+        "distribution_version": "10.1",
+        "distribution_major_version": "10",
+        "distribution_release": "Coughlan",
+    },
+    "rocky10": {
+        "os_family": "RedHat",
+        "distribution": "Rocky",
+        "distribution_version": "10.1",
+        "distribution_major_version": "10",
+        "distribution_release": "Red Quartz",
     },
 }
 
@@ -79,6 +100,12 @@ VENDOR_FACTS: dict[str, dict[str, Any]] = {
         "components": [],
         "source": f"{DRIVER_GUIDE} (Ubuntu); {CUDA_REPOS}ubuntu2404/",
     },
+    "debian13": {
+        "folder": "debian13",
+        "key": "3bf863cc.pub",
+        "components": ["contrib"],
+        "source": f"{DRIVER_GUIDE} (Debian 13 listed from r580; enable contrib)",
+    },
     "rhel9": {
         "folder": "rhel9",
         "key": "D42D0685.pub",
@@ -92,5 +119,19 @@ VENDOR_FACTS: dict[str, dict[str, Any]] = {
         "epel": "epel-release",
         "crb": "crb",
         "source": f"{DRIVER_GUIDE} (Rocky Linux: epel-release, dnf config-manager --set-enabled crb)",
+    },
+    "rhel10": {
+        "folder": "rhel10",
+        "key": "CDF6BA43.pub",
+        "epel": "https://dl.fedoraproject.org/pub/epel/epel-release-latest-10.noarch.rpm",
+        "crb": "codeready-builder-for-rhel-10-x86_64-rpms",
+        "source": f"{DRIVER_GUIDE} (RHEL 10 listed from r580); roce.md host releases (key CDF6BA43.pub)",
+    },
+    "rocky10": {
+        "folder": "rhel10",
+        "key": "CDF6BA43.pub",
+        "epel": "epel-release",
+        "crb": "crb",
+        "source": f"{DRIVER_GUIDE} (Rocky Linux 10 as rhel10)",
     },
 }

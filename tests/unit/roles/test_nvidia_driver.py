@@ -18,8 +18,11 @@ VARS_FILE = {
     "debian12": "Debian",
     "ubuntu2204": "Ubuntu",
     "ubuntu2404": "Ubuntu",
+    "debian13": "Debian",
     "rhel9": "RedHat",
     "rocky9": "RedHat",
+    "rhel10": "RedHat",
+    "rocky10": "RedHat",
 }
 
 
@@ -82,11 +85,10 @@ def test_apt_preferences_pin_the_branch_or_the_version(version: str, pin: str) -
 HEADERS = [
     ("debian12", ["linux-headers-6.1.0-28-amd64"], []),
     ("ubuntu2404", ["linux-headers-6.8.0-49-generic"], []),
-    (
-        "rocky9",
-        ["kernel-devel-5.14.0-427.13.1.el9_4.x86_64", "kernel-headers-5.14.0-427.13.1.el9_4.x86_64"],
-        ["python3-dnf-plugin-versionlock", "dkms"],
-    ),
+    # EL 9/10: kernel-devel-matched (the kernel-devel of the running kernel, wherever it is in the
+    # repositories), not kernel-devel-$(uname -r), which is gone once the host is behind.
+    ("rocky9", ["kernel-devel-matched", "kernel-headers"], ["python3-dnf-plugin-versionlock", "dkms"]),
+    ("rhel10", ["kernel-devel-matched", "kernel-headers"], ["python3-dnf-plugin-versionlock", "dkms"]),
 ]
 
 
@@ -158,3 +160,24 @@ def test_nvlink_subnet_manager_only_for_blackwell(model: str, nvlsm: bool) -> No
     tasks = (ROLE / "tasks/install.yml").read_text()
     assert "is match('^G?B[1-9][0-9]{2}')" in tasks
     assert render_value(expression, {"gpunet_gpus": {"model": model}}) is nvlsm
+
+
+# RHEL 10 has no module streams: nvidia-open of the branch, held by versionlock (Driver Installation
+# Guide 620, "Kernel Modules"); RHEL 9 keeps the stream.
+RHEL_PACKAGES = [
+    ("rocky9", "", ["@nvidia-driver:580-open"], "@nvidia-driver:580-open/fm"),
+    ("rhel10", "", ["nvidia-open-580*"], "nvidia-fabric-manager-580*"),
+    ("rocky10", "580.95.05", ["nvidia-open-580.95.05*"], "nvidia-fabric-manager-580.95.05*"),
+]
+
+
+@pytest.mark.parametrize(("distro", "version", "packages", "fabric_manager"), RHEL_PACKAGES)
+def test_rhel_packages_per_major(distro: str, version: str, packages: list[str], fabric_manager: str) -> None:
+    values = variables(distro, nvidia_driver_version=version)
+    chosen = render_value(values["nvidia_driver_os_packages"], values)["nvidia"]
+    assert chosen == packages
+    fabric = value(distro, "nvidia_driver_os_fabricmanager_package", nvidia_driver_version=version)
+    assert fabric == fabric_manager
+    spec = f"*nvidia*{version or '580'}*"
+    assert value(distro, "nvidia_driver_os_versionlock_specs", nvidia_driver_version=version) == [spec]
+    assert value(distro, "nvidia_driver_os_module_streams") is distro.endswith("9")

@@ -77,7 +77,7 @@ def test_debian_components_file_adds_contrib_for_the_release() -> None:
     assert apt_components(text) == ["contrib"]
 
 
-@pytest.mark.parametrize("distro", ["rhel9", "rocky9"])
+@pytest.mark.parametrize("distro", ["rhel9", "rocky9", "rhel10", "rocky10"])
 def test_rhel_family_gets_epel_and_crb(distro: str) -> None:
     want = VENDOR_FACTS[distro]
     values = variables(distro)

@@ -6,10 +6,15 @@ import pytest
 import yaml
 
 from gpunet.hosts.published_versions import (
-    FIRST_CUDA_SERIES,
+    claimed_folders,
+    cuda_driver_problem,
     cuda_published_problem,
+    driver_branch_problem,
+    nccl_tests_problem,
     pin_problem,
+    releases,
     repository_versions,
+    series,
 )
 from tests.conftest import REPO_ROOT
 from tests.unit.roles.templar import render_value
@@ -27,19 +32,94 @@ from tests.unit.roles.templar import render_value
         ("rhel9", "11.8.0", False),
         ("rhel9", "11.6.2", True),
         ("sles15", "12.4.1", False),  # no table row: only the repository metadata decides
+        ("debian13", "12.8.1", True),
+        ("rhel10", "13.0.2", False),
     ],
 )
 def test_cuda_published_per_distro(folder: str, version: str, refused: bool) -> None:
     problem = cuda_published_problem(folder, version)
     assert bool(problem) is refused
     if refused:
-        first = FIRST_CUDA_SERIES[folder][0]
+        first = releases()["distributions"][folder]["first_cuda"]
         assert f"CUDA {version} is not published for {folder}" in problem
-        assert f"starts at CUDA {first[0]}.{first[1]}" in problem
+        assert f"starts at CUDA {first}" in problem
 
 
-def test_every_row_names_its_source() -> None:
-    assert all(source for _, source in FIRST_CUDA_SERIES.values())
+TABLE = REPO_ROOT / "src/gpunet/hosts/nvidia_releases.yml"
+
+
+def test_every_fact_in_the_release_table_names_its_source() -> None:
+    """Each distribution and CUDA row carries a [V]/[U] tag with its source on the same line."""
+    lines = TABLE.read_text().splitlines()
+    for key in ("first_cuda:", "lowest_branch:", "lowest_nccl_tests:"):
+        for line in (line for line in lines if line.strip().startswith(key)):
+            tagged = "[V]" in line or "[U]" in line or "every supported branch" in line
+            assert tagged or line.strip().endswith(": 0"), line
+    assert str(releases()["read_on"]) == "2026-12-03"
+
+
+def test_claimed_distributions_are_the_release_tables() -> None:
+    claimed = yaml.safe_load((REPO_ROOT / "roles/nvidia_repo/vars/claimed.yml").read_text())
+    assert claimed["nvidia_repo_claimed_folders"] == claimed_folders()
+    refused = [f for f, row in releases()["distributions"].items() if not row["claimed"]]
+    assert refused == ["ubuntu2604"]
+    assert all(releases()["distributions"][f].get("refused") for f in refused)
+
+
+def _role_default(role: str, name: str) -> str:
+    return str(yaml.safe_load((REPO_ROOT / "roles" / role / "defaults/main.yml").read_text())[name])
+
+
+def test_role_defaults_are_the_release_tables_defaults() -> None:
+    defaults = releases()["defaults"]
+    assert _role_default("nvidia_driver", "nvidia_driver_branch") == defaults["driver_branch"]
+    assert _role_default("cuda_toolkit", "cuda_toolkit_version") == defaults["cuda"]
+    assert _role_default("nccl", "nccl_version") == defaults["nccl"]
+    assert _role_default("nccl_tests", "nccl_tests_version") == defaults["nccl_tests"]
+
+
+# The defaults must hold together on every claimed distribution; the old ones did not.
+DEFAULT_SETS = [
+    ({"driver_branch": "580", "cuda": "13.0.2", "nccl_tests": "2.19.6"}, []),
+    (
+        {"driver_branch": "550", "cuda": "12.4.1", "nccl_tests": "2.13.11"},
+        [
+            "CUDA 12.4.1 is not published for ubuntu2404",
+            "NVIDIA publishes driver branch 580 or later for debian13",
+        ],
+    ),
+    ({"driver_branch": "580", "cuda": "13.0.2", "nccl_tests": "2.13.11"}, ["nccl-tests 2.13.11 does not"]),
+    ({"driver_branch": "575", "cuda": "13.0.2", "nccl_tests": "2.19.6"}, ["CUDA 13.0.2 needs driver"]),
+]
+
+
+def default_set_problems(chosen: dict[str, str]) -> list[str]:
+    problems = []
+    for folder in claimed_folders():
+        problems += [
+            cuda_published_problem(folder, chosen["cuda"]),
+            driver_branch_problem(folder, chosen["driver_branch"]),
+        ]
+    problems += [
+        cuda_driver_problem(chosen["cuda"], chosen["driver_branch"]),
+        nccl_tests_problem(chosen["nccl_tests"], chosen["cuda"]),
+    ]
+    return [problem for problem in problems if problem]
+
+
+@pytest.mark.parametrize(("chosen", "expected"), DEFAULT_SETS)
+def test_a_default_set_holds_on_every_claimed_distribution(
+    chosen: dict[str, str], expected: list[str]
+) -> None:
+    problems = default_set_problems(chosen)
+    for text in expected:
+        assert any(text in problem for problem in problems), problems
+    assert bool(problems) is bool(expected)
+
+
+def test_the_shipped_defaults_hold_on_every_claimed_distribution() -> None:
+    assert default_set_problems(releases()["defaults"] | {}) == []
+    assert series(releases()["defaults"]["cuda"]) >= (13, 0)
 
 
 MADISON = """\

@@ -13,15 +13,11 @@ from tests.conftest import REPO_ROOT
 from tests.unit.roles.distro_facts import facts
 from tests.unit.roles.templar import render_value, role_defaults, role_vars
 
-# Facts of distributions NVIDIA publishes repositories for that the roles do not handle yet, and
+# Facts of the distribution NVIDIA publishes a repository for that the roles do not handle yet, and
 # of one NVIDIA has none for, as `setup` reports them.
 UNCLAIMED = {
     "ubuntu2604": {"os_family": "Debian", "distribution": "Ubuntu", "distribution_version": "26.04",
                    "distribution_major_version": "26", "distribution_release": "resolute"},
-    "debian13": {"os_family": "Debian", "distribution": "Debian", "distribution_version": "13.1",
-                 "distribution_major_version": "13", "distribution_release": "trixie"},
-    "rhel10": {"os_family": "RedHat", "distribution": "RedHat", "distribution_version": "10.0",
-               "distribution_major_version": "10", "distribution_release": "Coughlan"},
     "sles15": {"os_family": "Suse", "distribution": "SLES", "distribution_version": "15.6",
                "distribution_major_version": "15", "distribution_release": ""},
 }  # fmt: skip
@@ -36,7 +32,8 @@ def task(role: str, file: str, name: str) -> dict[str, Any]:
 def holds(role: str, file: str, name: str, values: dict[str, Any]) -> bool:
     """The task's assertion, evaluated as Ansible would (its `vars` first)."""
     found = task(role, file, name)
-    values = values | {k: render_value(v, values) for k, v in (found.get("vars") or {}).items()}
+    for name, expression in (found.get("vars") or {}).items():  # in order: a var may use an earlier one
+        values = values | {name: render_value(expression, values)}
     that = found["ansible.builtin.assert"]["that"]
     expressions = that if isinstance(that, list) else [that]
     return all(render_value("{{ (" + str(e).strip() + ") | bool }}", values) for e in expressions)
@@ -53,7 +50,10 @@ def repo_values(ansible_facts: dict[str, Any], **overrides: Any) -> dict[str, An
 REFUSE_DISTRO = "Refuse a distribution the host roles are not built for"
 
 
-@pytest.mark.parametrize("distro", ["debian12", "ubuntu2204", "ubuntu2404", "rhel9", "rocky9"])
+CLAIMED = ["debian12", "debian13", "ubuntu2204", "ubuntu2404", "rhel9", "rocky9", "rhel10", "rocky10"]
+
+
+@pytest.mark.parametrize("distro", CLAIMED)
 def test_claimed_distributions_pass(distro: str) -> None:
     assert holds("nvidia_repo", "main.yml", REFUSE_DISTRO, repo_values(facts(distro)))
 
@@ -64,6 +64,21 @@ def test_unclaimed_distributions_stop_unless_allowed(distro: str) -> None:
     assert not holds("nvidia_repo", "main.yml", REFUSE_DISTRO, repo_values(ansible_facts))
     allowed = repo_values(ansible_facts, nvidia_repo_allow_unclaimed_distro=True)
     assert holds("nvidia_repo", "main.yml", REFUSE_DISTRO, allowed)
+
+
+def refusal(ansible_facts: dict[str, Any]) -> str:
+    found = task("nvidia_repo", "main.yml", REFUSE_DISTRO)
+    values = repo_values(ansible_facts)
+    for name, expression in found["vars"].items():
+        values |= {name: render_value(expression, values)}
+    return " ".join(render_value(found["ansible.builtin.assert"]["fail_msg"], values).split())
+
+
+def test_ubuntu2604_is_refused_with_the_reason_the_release_table_gives() -> None:
+    message = refusal({**UNCLAIMED["ubuntu2604"], "architecture": "x86_64"})
+    assert "(ubuntu2604)" in message
+    assert "only driver branches 590 and later for Ubuntu 26.04" in message
+    assert "Nothing was changed" in message
 
 
 def driver_values(distro: str, **overrides: Any) -> dict[str, Any]:
@@ -83,6 +98,7 @@ BRANCH_CASES = [
     ("ubuntu2404", "595", True, False),  # unversioned package names from 590
     ("debian12", "620", True, False),
     ("rocky9", "595", True, True),  # dnf: module streams per branch
+    ("rocky10", "620", True, True),  # dnf: nvidia-open of the branch, versionlock
 ]
 
 
@@ -109,3 +125,67 @@ def test_an_unsupported_branch_can_be_forced() -> None:
 def test_the_distro_package_source_is_not_held_to_nvidias_names() -> None:
     values = driver_values("ubuntu2404", nvidia_driver_branch="595", gpunet_package_source="distro")
     assert holds("nvidia_driver", "install.yml", RENAMED, values)
+
+
+PUBLISHED = "Refuse a branch NVIDIA does not publish for this distribution"
+
+
+@pytest.mark.parametrize(
+    ("folder", "branch", "published"),
+    [
+        ("debian13", "580", True),
+        ("debian13", "570", False),  # Debian 13 is listed from the r580 guide
+        ("rhel10", "575", False),
+        ("rhel10", "580", True),
+        ("ubuntu2404", "550", True),  # older branches were published there
+        ("ubuntu2604", "580", False),  # 590 and later only
+    ],
+)
+def test_driver_branch_published_per_distribution(folder: str, branch: str, published: bool) -> None:
+    values = driver_values("debian12", nvidia_driver_branch=branch, nvidia_repo_os_folder=folder)
+    assert holds("nvidia_driver", "install.yml", PUBLISHED, values) is published
+
+
+OPEN_ONLY = "Refuse proprietary kernel modules where only the open driver is installed"
+
+
+@pytest.mark.parametrize(
+    ("distro", "modules", "allowed"),
+    [("rocky9", "proprietary", True), ("rhel10", "proprietary", False), ("rhel10", "open", True)],
+)
+def test_rhel10_installs_only_the_open_driver(distro: str, modules: str, allowed: bool) -> None:
+    role = REPO_ROOT / "roles/nvidia_driver"
+    values = driver_values(distro, nvidia_driver_kernel_modules=modules) | role_vars(role, "RedHat")
+    streams = values["nvidia_driver_os_module_streams"]
+    values["nvidia_driver_os_module_streams"] = render_value(streams, values)
+    assert holds("nvidia_driver", "install.yml", OPEN_ONLY, values) is allowed
+
+
+CUDA_DRIVER = "Check the CUDA pin against the driver branch"
+
+
+@pytest.mark.parametrize(
+    ("cuda", "branch", "runs"), [("13.0.2", "580", True), ("13.0.2", "550", False), ("12.9.1", "550", True)]
+)
+def test_cuda_13_needs_branch_580(cuda: str, branch: str, runs: bool) -> None:
+    values = {"cuda_toolkit_version": cuda, "nvidia_driver_branch": branch, "inventory_hostname": "gpu01"}
+    assert holds("cuda_toolkit", "install.yml", CUDA_DRIVER, values) is runs
+
+
+NCCL_TESTS = "Stop where this nccl-tests release does not build with the toolkit"
+NVCC_13 = "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 13.0, V13.0.88\n"
+NVCC_12 = "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 12.9, V12.9.86\n"
+
+
+@pytest.mark.parametrize(
+    ("version", "nvcc", "builds"),
+    [
+        ("2.13.11", NVCC_13, False),
+        ("2.19.6", NVCC_13, True),
+        ("2.13.11", NVCC_12, True),
+        ("2.20.0", NVCC_13, True),
+    ],
+)
+def test_nccl_tests_release_must_build_with_the_toolkit(version: str, nvcc: str, builds: bool) -> None:
+    values = {"nccl_tests_version": version, "nccl_tests_nvcc_version": {"stdout": nvcc}}
+    assert holds("nccl_tests", "build.yml", NCCL_TESTS, values) is builds
