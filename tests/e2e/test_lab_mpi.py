@@ -1,7 +1,7 @@
 """The multi-node launcher for real: Open MPI from Debian on every lab node, behind the firewall as
 the base stage leaves it, started with exactly the mpirun line the verify stage builds
-(gpunet.hosts.nccl_tests.verify_jobs: hosts, -x variables from /etc/nccl.conf, the pinned Open MPI
-ports on the NCCL socket interface, the SSH key of roles/verify_traffic/tasks/mpi_ssh.yml).
+(gpunet.hosts.nccl_tests.verify_jobs: hosts, -x variables every node's /etc/nccl.conf agrees on, the
+pinned Open MPI ports on the NCCL socket interface, the SSH key of roles/verify_traffic/tasks/mpi_ssh.yml).
 An MPI program stands in for all_reduce_perf (no GPU here) at the path the nccl_tests role installs.
 Measured 63 s on 2 shared cores with the images built (lab up, base stage, trust, one run, down)."""
 
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 import yaml
 
-from gpunet.hosts.nccl_tests import nccl_conf_variables, verify_jobs
+from gpunet.hosts.nccl_tests import nccl_conf_variables, shared_nccl_variables, verify_jobs
 from gpunet.lab.paths import LabPaths
 from gpunet.lab.podman import Podman
 from tests.conftest import REPO_ROOT
@@ -58,8 +58,10 @@ def node_addresses() -> dict[str, str]:
 # an unset LD_LIBRARY_PATH.
 def test_verify_mpirun_line_runs_an_mpi_program_across_all_nodes(lab: LabPaths) -> None:
     podman = Podman(lab.containers_conf)
-    conf = podman.run("exec", "gpunet-lab-gpu01", "cat", "/etc/nccl.conf")
-    nccl_env = nccl_conf_variables(conf)
+    # As the verify stage does: only what every node's /etc/nccl.conf agrees on travels with -x.
+    files = [podman.run("exec", f"gpunet-lab-{node}", "cat", "/etc/nccl.conf") for node in NODES]
+    confs = [nccl_conf_variables(text) for text in files]
+    nccl_env = shared_nccl_variables(confs)
     assert "NCCL_SOCKET_IFNAME" in nccl_env
     hosts = {node: {"gpus": 1, "address": address} for node, address in node_addresses().items()}
     ports = yaml.safe_load((REPO_ROOT / "roles/verify_traffic/defaults/main.yml").read_text())[

@@ -6,6 +6,7 @@ role's defaults and per-OS vars), so these tests hold the role, not a copy of it
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import pytest
@@ -177,14 +178,35 @@ def test_test_host(host_vars: dict[str, Any], expected: dict[str, Any]) -> None:
     assert nccl_tests.test_host(host_vars) == expected
 
 
-def test_the_verify_task_builds_its_loop_from_the_installed_binary_and_nccl_conf() -> None:
-    """The loop expression of roles/verify_traffic/tasks/nccl.yml itself, as Ansible renders it."""
-    import base64
+def _slurped(text: str) -> dict[str, str]:
+    return {"content": base64.b64encode(text.encode()).decode()}
 
+
+# gpu02's NICs are named differently: its NCCL_IB_HCA must not be overridden by gpu01's.
+GPU02_CONF = NCCL_CONF.replace("mlx5_0:1,mlx5_1:1", "mlx5_4:1,mlx5_5:1")
+
+
+@pytest.mark.parametrize(
+    ("family", "login", "launcher", "root_flag"),
+    [
+        ("Debian", "ops /home/ops", "mpirun", False),
+        ("RedHat", "root /root", "/usr/lib64/openmpi/bin/mpirun", True),
+    ],
+)
+def test_the_verify_task_builds_its_loop_from_the_installed_binary_and_nccl_conf(
+    family: str, login: str, launcher: str, root_flag: bool
+) -> None:
+    """The loop expression of roles/verify_traffic/tasks/nccl.yml itself, as Ansible renders it."""
     tasks = yaml.safe_load((REPO_ROOT / "roles/verify_traffic/tasks/nccl.yml").read_text())
     task = next(t for t in tasks if t["name"].startswith("Run nccl-tests"))
+    confs = {"gpu01": NCCL_CONF, "gpu02": GPU02_CONF}
     hostvars = {
-        name: {"gpunet_gpus": {"count": 8}, "ansible_host": address, "inventory_hostname": name}
+        name: {
+            "gpunet_gpus": {"count": 8},
+            "ansible_host": address,
+            "inventory_hostname": name,
+            "verify_traffic_nccl_conf_file": _slurped(confs[name]),
+        }
         for name, address in (("gpu01", "192.0.2.1"), ("gpu02", "192.0.2.2"))
     }
     defaults = role_defaults(REPO_ROOT / "roles/verify_traffic")
@@ -195,18 +217,44 @@ def test_the_verify_task_builds_its_loop_from_the_installed_binary_and_nccl_conf
             "ansible_play_hosts_all": ["gpu02", "gpu01"],
             "hostvars": hostvars,
             "inventory_hostname": "gpu01",
+            "ansible_facts": {"os_family": family},
             "verify_traffic_nccl_first": "gpu01",
             "verify_traffic_launcher": "mpirun",
-            "verify_traffic_nccl_conf_file": {"content": base64.b64encode(NCCL_CONF.encode()).decode()},
+            "verify_traffic_login": {"stdout": login},
         }
     )
     values |= trusted(task["vars"])
     jobs = render_value(task["loop"], values)
     multi = jobs[1]["argv"]
-    assert multi[:5] == ["mpirun", "-np", "16", "-H", "192.0.2.1:8,192.0.2.2:8"]
+    assert multi[:5] == [launcher, "-np", "16", "-H", "192.0.2.1:8,192.0.2.2:8"]
     assert multi[multi.index("/opt/nccl-tests/current/all_reduce_perf") + 1 : multi.index("-b")] == [
         "-g",
         "1",
     ]
+    # What both files agree on travels with -x; the per-host HCA list stays each host's own.
     assert "NCCL_SOCKET_IFNAME==eth0" in multi
+    assert "NCCL_IB_TC=106" in multi
+    assert not any(arg.startswith("NCCL_IB_HCA") for arg in multi)
+    assert ("--allow-run-as-root" in multi) is root_flag
+    assert ("--prefix" in multi) is (family == "RedHat")
+    if family == "RedHat":
+        assert multi[multi.index("--prefix") + 1] == "/usr/lib64/openmpi"
     assert multi[multi.index("plm_rsh_args") + 1] == "-i ~/.ssh/gpunet_mpirun_ed25519 -o BatchMode=yes"
+
+
+@pytest.mark.parametrize(
+    ("per_host", "shared"),
+    [
+        ([{"A": "1", "B": "2"}, {"A": "1", "B": "3"}], {"A": "1"}),  # B differs: each host keeps its own
+        ([{"A": "1", "B": "2"}, {"A": "1"}], {"A": "1"}),  # missing on one host
+        ([{"A": "1"}, {}], {}),  # a host without the file: nothing overrides anyone
+        ([{"B": "2", "A": "1"}], {"B": "2", "A": "1"}),  # one host: all of it, in its order
+        ([], {}),
+    ],
+)
+def test_only_settings_every_host_agrees_on_travel_with_mpirun(
+    per_host: list[dict[str, str]], shared: dict[str, str]
+) -> None:
+    result = nccl_tests.shared_nccl_variables(per_host)
+    assert result == shared
+    assert list(result) == list(shared)
