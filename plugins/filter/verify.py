@@ -69,8 +69,8 @@ def verify_nccl_jobs(
     return collect_plan.nccl_jobs(gpus, host, launcher, binary, list(to_plain(extra_args or [])))
 
 
-def verify_raw_output(result: Any) -> str:
-    return collect_plan.raw_output(to_plain(result))
+def verify_raw_output(result: Any, command_line: Any = False) -> str:
+    return collect_plan.raw_output(to_plain(result), bool(command_line))
 
 
 class FilterModule:

@@ -6,6 +6,8 @@ schedule comes out here as in the manifest that gpunet-validate writes (`pairs.s
 
 from __future__ import annotations
 
+import shlex
+
 from typing import Any
 
 from gpunet.validate.pairs import RING, ring_rounds, schedule
@@ -181,10 +183,15 @@ def nccl_jobs(
     return jobs
 
 
-def raw_output(result: dict[str, Any]) -> str:
+def raw_output(result: dict[str, Any], command_line: bool = False) -> str:
     """What an artifact file holds for one command result: its stdout and stderr as printed, and,
-    when it produced no output and failed, one line saying which command could not run and why."""
+    when it produced no output and failed, one line saying which command could not run and why.
+
+    `command_line`: first the command as a shell transcript shows it (`$ ib_write_bw ... --tclass=106
+    peer`), for tools whose output does not say how they ran (perftest prints no traffic class)."""
     parts = [result.get("stdout") or "", result.get("stderr") or ""]
+    if command_line and result.get("item", {}).get("argv"):
+        parts.insert(0, "$ " + shlex.join(str(word) for word in result["item"]["argv"]))
     rc = result.get("rc")
     if not parts[0] and (rc not in (0, None) or result.get("failed")):
         words = result.get("cmd") or result.get("item", {}).get("argv", [])

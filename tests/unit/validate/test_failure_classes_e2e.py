@@ -203,6 +203,22 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         3,
         {("lossless_queue_drops", "error"), ("switch_ecn", "error")},
     ),
+    # perftest prints no traffic class: the verify stage saves the command line ahead of the output.
+    (
+        "perftest bandwidth measured in best effort (no --tclass)",
+        BW,
+        lambda t: t.replace(" --tclass=106", "", 1),
+        3,
+        {("pair_bandwidth", "error")},
+    ),
+    (
+        "perftest latency measured in another class",
+        LAT,
+        lambda t: t.replace("--tclass=106", "--tclass=0", 1),
+        3,
+        {("pair_latency", "error")},
+    ),
+    ("perftest capture without its command line", BW, lambda t: t.split("\n", 1)[1], 0, set()),
     (
         "iperf3 malformed JSON",
         "pairs/iperf3/gpu01__gpu02.iperf3.txt",
@@ -259,3 +275,24 @@ def test_catalog_classes_end_to_end(tmp_path: Path, capsys, catalog: str, code: 
     path.write_text(catalog)
     assert main(["--from-artifacts", str(HEALTHY), "--checks", str(path)]) == code
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda t: t, "in traffic class 106"),
+        (lambda t: t.replace(" --tclass=106", "", 1), "not the fabric's lossless class 106 (DSCP 26)"),
+        (lambda t: t.split("\n", 1)[1], "traffic class not recorded"),
+    ],
+)
+def test_the_report_says_which_class_a_pair_ran_in(
+    tmp_path: Path, change: Callable[[str], str], says: str
+) -> None:
+    folder = tmp_path / "artifacts"
+    shutil.copytree(HEALTHY, folder)
+    path = folder / BW
+    path.write_text(change(path.read_text()))
+    target = Path(BW).name.removesuffix(".ib_write_bw.txt").split("__")
+    results = [r for r in _judge(folder, tmp_path)[2] if r["check"] == "pair_bandwidth"]
+    mine = next(r for r in results if r["target"].startswith(f"{target[0]}:{target[2]}<->{target[1]}:"))
+    assert says in mine["actual"] + " " + mine["message"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gpunet.validate.artifacts import InputError
 from gpunet.validate.checks.base import GPUS, RDMA_NICS, Check
@@ -60,7 +60,27 @@ class _PairCheck(Check):
             except InputError as error:
                 yield self.unavailable(ends.target, [ends.client, ends.server], error, expected)
                 continue
-            yield self.judge(ends, parsed["results"][-1], expected)
+            yield self.in_traffic_class(
+                ends, parsed.get("traffic_class"), self.judge(ends, parsed["results"][-1], expected)
+            )
+
+    def in_traffic_class(self, ends: PairEnds, measured: int | None, result: Result) -> Result:
+        """Say which traffic class the pair ran in (its recorded command line's --tclass). A RoCE pair
+        measured outside the fabric's lossless class says nothing about the lossless path: no verdict."""
+        if result.status == Status.ERROR:
+            return result
+        if measured is None:
+            return replace(result, actual=f"{result.actual}; traffic class not recorded (no command line)")
+        actual = f"{result.actual} in traffic class {measured}"
+        lossless = self.manifest.traffic_class
+        if self.manifest.transport != "roce" or measured == lossless:
+            return replace(result, actual=actual)
+        why = (
+            f"measured in traffic class {measured}, not the fabric's lossless class {lossless}"
+            f" (DSCP {self.manifest.roce_dscp}): run perftest with --tclass={lossless}"
+            " (verify_traffic_perftest_tclass)"
+        )
+        return replace(result, status=Status.ERROR, actual=actual, message=why)
 
     @abstractmethod
     def expectation(self, ends: PairEnds) -> str: ...

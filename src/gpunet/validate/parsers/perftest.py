@@ -10,6 +10,11 @@ maps each value to its own name. Bandwidth is always returned in Gb/s: without -
 perftest prints MB/sec, where one MB is 2**20 bytes (perftest's own format factor); ROCm and other
 forks print that unit as MiB/sec. An unknown bandwidth unit is an error, never read as Gb/s.
 
+perftest does not print the traffic class it ran in (`--tclass`; only `--tos` of rdma_cm QPs
+shows, `ctx_print_test_info`), so the verify stage records the command line ahead of the output, as
+a shell transcript does: `traffic_class` is its `--tclass` (perftest's default, 0, where the line has
+none) and None where the capture holds no command line.
+
 perftest closes its table with a dashed line; a capture without it is returned with
 `complete: false` (cut short, or a `--run_infinitely` run that was killed) and the checks do not
 pass it; a last row with fewer values than columns was cut mid-line and is an error.
@@ -49,6 +54,13 @@ _UNIT_FACTORS: dict[str, dict[str, float]] = {
     "bw_": {"Gb/sec": 1.0, "MB/sec": _MEGABYTES_TO_GBITS, "MiB/sec": _MEGABYTES_TO_GBITS},
     "msg": {"Mpps": 1.0},
 }
+# A command line ahead of the output: `$ ib_write_bw -d mlx5_0 --tclass=106 10.0.0.2`, with or
+# without a prompt. The tool word must be followed by arguments or the line's end ("ib_write_bw:"
+# starts an error message, not a command).
+_COMMAND = re.compile(
+    r"(?:^|[\s$#>])(?P<tool>ib_(?:write|read|send|atomic)_(?:bw|lat))(?P<args>(?:\s+\S+)*)\s*$"
+)
+_TCLASS = re.compile(r"--tclass(?:=|\s+)(\d+)")
 _HEADER_KEYS = {"Device": "device", "Link type": "link_type", "Mtu": "mtu", "GID index": "gid_index"}
 # Column name (unit stripped) -> result key.
 _COLUMNS = {
@@ -84,6 +96,8 @@ def parse_perftest(text: str) -> dict[str, Any]:
         "results": [],
         "complete": False,
         "error": None,
+        "command": None,
+        "traffic_class": None,
     }
     columns: tuple[tuple[str, float], ...] | None = None
     errors: list[str] = []
@@ -95,6 +109,12 @@ def parse_perftest(text: str) -> dict[str, Any]:
     # cheap tests first: a title ends in "Test", a rule is dashes alone, a settings line has a colon.
     for line in content_lines(text):
         stripped = line.strip()
+        looks_like_command = result["test"] is None and result["command"] is None and "ib_" in line
+        if looks_like_command and (command := _COMMAND.search(stripped)):
+            result["command"] = stripped
+            tclass = _TCLASS.search(command["args"])
+            result["traffic_class"] = int(tclass[1]) if tclass else 0
+            continue
         if line.endswith("Test") and (match := _TITLE.match(line)):
             if result["test"] is not None:
                 raise ParseError("two perftest titles in one capture (a duplicated capture or two runs)")
