@@ -9,6 +9,8 @@ packages=(podman runc debootstrap uidmap slirp4netns fuse-overlayfs iproute2 ope
           python3-venv make git ca-certificates gnupg nftables
           # libyang's C library and a compiler: the libyang Python binding builds against them
           libyang2-dev gcc pkg-config)
+# Open MPI's headers and libraries: the real nccl-tests MPI=1 build (tests/integration/build).
+packages+=(libopenmpi-dev g++)
 # Operators' tools the Prometheus tests run for real: node_exporter's textfile collector and promtool.
 packages+=(prometheus-node-exporter prometheus)
 missing=()

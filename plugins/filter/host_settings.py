@@ -151,10 +151,6 @@ def driver_branch_problem(folder: Any, branch: Any) -> str:
     return published_versions.driver_branch_problem(str(folder).strip(), str(branch))
 
 
-def nccl_tests_problem(nccl_tests_version: Any, cuda_version: Any) -> str:
-    return published_versions.nccl_tests_problem(str(nccl_tests_version), str(cuda_version))
-
-
 def distro_refusal(folder: Any) -> str:
     """Why gpunet refuses NVIDIA repository folder `folder`, from nvidia_releases.yml ("" if no reason)."""
     row = published_versions.releases()["distributions"].get(str(folder).strip()) or {}
@@ -188,7 +184,6 @@ class FilterModule:
                 "repository_pin_problem": repository_pin_problem,
                 "cuda_driver_problem": cuda_driver_problem,
                 "driver_branch_problem": driver_branch_problem,
-                "nccl_tests_problem": nccl_tests_problem,
                 "distro_refusal": distro_refusal,
             },
             GPUNET_IMPORT_ERROR,

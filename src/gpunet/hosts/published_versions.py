@@ -2,7 +2,7 @@
 pin against what a repository really offers before anything is installed.
 
 The table catches an impossible combination before a host is touched (CUDA 12.4.1 has no ubuntu2404
-packages, nccl-tests 2.13.11 does not build with CUDA 13, CUDA 13 needs branch 580); the metadata
+packages, CUDA 13 needs branch 580, Debian 13 has no driver before 580); the metadata
 check catches everything else, naming what the repository does have.
 """
 
@@ -77,19 +77,6 @@ def driver_branch_problem(folder: str, branch: str) -> str:
     if row is None or not str(branch).isdigit() or int(branch) >= row["lowest_branch"]:
         return ""
     return f"NVIDIA publishes driver branch {row['lowest_branch']} or later for {folder}, not {branch}"
-
-
-def nccl_tests_problem(nccl_tests_version: str, cuda_version: str) -> str:
-    """Why nccl-tests `nccl_tests_version` does not build with CUDA `cuda_version`, or ""."""
-    row = _cuda_major(cuda_version)
-    if row is None or _numbers(nccl_tests_version) >= _numbers(row["lowest_nccl_tests"]):
-        return ""
-    return (
-        f"nccl-tests {nccl_tests_version} does not build with CUDA {cuda_version}: CUDA"
-        f" {series(cuda_version)[0]} needs nccl-tests {row['lowest_nccl_tests']} or later (before it the"
-        f" Makefile hard-codes -std=c++11, which CUDA 13 refuses); set nccl_tests_version"
-        f" {row['lowest_nccl_tests']} or later"
-    )
 
 
 def repository_versions(text: str) -> dict[str, list[str]]:

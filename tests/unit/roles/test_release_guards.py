@@ -170,22 +170,3 @@ CUDA_DRIVER = "Check the CUDA pin against the driver branch"
 def test_cuda_13_needs_branch_580(cuda: str, branch: str, runs: bool) -> None:
     values = {"cuda_toolkit_version": cuda, "nvidia_driver_branch": branch, "inventory_hostname": "gpu01"}
     assert holds("cuda_toolkit", "install.yml", CUDA_DRIVER, values) is runs
-
-
-NCCL_TESTS = "Stop where this nccl-tests release does not build with the toolkit"
-NVCC_13 = "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 13.0, V13.0.88\n"
-NVCC_12 = "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 12.9, V12.9.86\n"
-
-
-@pytest.mark.parametrize(
-    ("version", "nvcc", "builds"),
-    [
-        ("2.13.11", NVCC_13, False),
-        ("2.19.6", NVCC_13, True),
-        ("2.13.11", NVCC_12, True),
-        ("2.20.0", NVCC_13, True),
-    ],
-)
-def test_nccl_tests_release_must_build_with_the_toolkit(version: str, nvcc: str, builds: bool) -> None:
-    values = {"nccl_tests_version": version, "nccl_tests_nvcc_version": {"stdout": nvcc}}
-    assert holds("nccl_tests", "build.yml", NCCL_TESTS, values) is builds
