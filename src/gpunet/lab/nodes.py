@@ -88,19 +88,44 @@ def ensure_container(podman: Podman, name: str, run_args: list[str]) -> None:
 
 
 def wait_for_sshd(podman: Podman, node: LabNode, timeout_s: float = BOOT_TIMEOUT_S) -> str:
-    """Wait until the node's sshd runs; return its ed25519 host public key ("type base64")."""
+    """Wait until the node's sshd runs; return its ed25519 host public key ("type base64").
+
+    A container that stops while booting (seen once in CI: systemd exited under load) is started
+    again once; if it stops a second time the error gives its exit code and last log lines.
+    """
     deadline = time.monotonic() + timeout_s
+    restarts_left = 1
     while True:
         try:
             podman.run("exec", node.container, "systemctl", "is-active", "--quiet", "ssh.service")
             key = podman.run("exec", node.container, "cat", "/etc/ssh/ssh_host_ed25519_key.pub")
             return " ".join(key.split()[:2])
         except LabError as error:
-            if time.monotonic() > deadline:
+            state = podman.container_state(node.container)
+            if state not in ("running", "absent") and restarts_left:
+                restarts_left -= 1
+                podman.run("start", node.container)
+                deadline = time.monotonic() + timeout_s
+            elif state != "running":
+                raise LabError(
+                    f"{node.container} stopped while booting: {_stopped(podman, node.container)}"
+                ) from None
+            elif time.monotonic() > deadline:
                 raise LabError(
                     f"{node.container}: sshd did not start within {timeout_s:.0f} s ({error})"
                 ) from None
         time.sleep(1)
+
+
+def _stopped(podman: Podman, name: str) -> str:
+    """A stopped container's exit code and its last log lines, for the error that reports it."""
+    try:
+        code = podman.run("inspect", "--format", "{{.State.ExitCode}}", name).strip()
+        logs = podman.run("logs", "--tail", "20", name).strip()
+    except LabError as error:
+        return f"state unreadable ({error}); `podman logs {name}` may say why"
+    tail = logs or "(none)"
+    return f"exit code {code}; last log lines:\n{tail}\nRun `gpunet lab down`, then `gpunet lab up` again."
 
 
 def authorize_key(podman: Podman, node: LabNode, public_key: str) -> None:
