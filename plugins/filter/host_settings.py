@@ -12,7 +12,7 @@ from typing import Any
 from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import guarded_filters
 
 try:
-    from gpunet.hosts import apt_sources, firewall, nccl_tests, published_versions, settings
+    from gpunet.hosts import apt_sources, driver_boot, firewall, nccl_tests, published_versions, settings
     from gpunet.model.plain import to_plain
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
@@ -139,6 +139,10 @@ def persistenced_exec_start(unit_text: Any) -> str:
     return settings.persistenced_exec_start(str(unit_text or ""))
 
 
+def driver_boot_decision(probe: Any) -> dict[str, Any]:
+    return driver_boot.boot_decision(str(probe or ""))
+
+
 def cuda_published_problem(folder: Any, version: Any) -> str:
     return published_versions.cuda_published_problem(str(folder).strip(), str(version))
 
@@ -185,6 +189,7 @@ class FilterModule:
                 "cuda_driver_problem": cuda_driver_problem,
                 "driver_branch_problem": driver_branch_problem,
                 "distro_refusal": distro_refusal,
+                "driver_boot_decision": driver_boot_decision,
             },
             GPUNET_IMPORT_ERROR,
         )

@@ -7,7 +7,6 @@ schedule comes out here as in the manifest that gpunet-validate writes (`pairs.s
 from __future__ import annotations
 
 import shlex
-
 from typing import Any
 
 from gpunet.validate.pairs import RING, ring_rounds, schedule
