@@ -41,6 +41,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     write.add_argument("--vault-password-file", help="vault password file for the inventory")
     write.set_defaults(func=run_node_expectations)
 
+    bundle = subparsers.add_parser(
+        "node-check-bundle",
+        help="write node-check as one self-contained zipapp for GPU hosts (Python 3.11+, no index)",
+    )
+    bundle.add_argument("-o", "--output", required=True, help="the .pyz file to write")
+    bundle.set_defaults(func=_run_node_check_bundle)
+
+
+def _run_node_check_bundle(args: argparse.Namespace) -> int:
+    from gpunet.nodecheck.bundle import write_bundle  # controller only: reads installed packages
+
+    return write_bundle(Path(args.output))
+
 
 def main(argv: list[str] | None = None) -> int:
     """`gpunet-node-check` / `python3 -m gpunet.nodecheck`: the same command without the other

@@ -33,7 +33,6 @@ WAIT_S = 90.0
 # What a container without GPUs/RDMA NICs and without site.yml's firewall and NCCL config can pass:
 # ntp_offset really, the hardware checks as skipped for the inventory's declared reason.
 CHECKS = ["ntp_offset", "nic_port_state", "roce_v2_gid", "nic_qos", "gpu_count", "nvlink"]
-WRAPPER = '#!/bin/sh\nPYTHONPATH=/opt/gpunet-src exec python3 -m gpunet.nodecheck "$@"\n'
 
 
 @pytest.fixture(scope="module")
@@ -74,13 +73,9 @@ def slurm_node(podman: Podman) -> Iterator[Callable[..., str]]:
         podman.run("cp", str(HERE / "slurm.conf"), f"{CONTAINER}:/etc/slurm/slurm.conf")
         podman.run("cp", str(HERE / "chrony.conf"), f"{CONTAINER}:/etc/chrony/chrony.conf")
         # chronyd -x only measures (a container may not set the clock), so it needs no CAP_SYS_TIME.
-        run("sh", "-c", "mkdir -p /etc/systemd/system/chrony.service.d /opt/gpunet-src && "
+        run("sh", "-c", "mkdir -p /etc/systemd/system/chrony.service.d && "
             "printf '[Unit]\\nConditionCapability=\\n' > /etc/systemd/system/chrony.service.d/lab.conf && "
             "echo 'DAEMON_OPTS=\"-x\"' > /etc/default/chrony && systemctl daemon-reload")  # fmt: skip
-        # The image carries gpunet (slurm_healthcheck_install: false): this checkout, run by Debian's Python.
-        podman.run("cp", str(REPO_ROOT / "src" / "gpunet"), f"{CONTAINER}:/opt/gpunet-src/")
-        install = "cat > /usr/local/bin/gpunet-node-check && chmod 755 /usr/local/bin/gpunet-node-check"
-        podman.run("exec", "-i", CONTAINER, "sh", "-c", install, input_text=WRAPPER)
         run("systemctl", "start", "munge", "chrony", "slurmctld", "slurmd")
         yield run
     finally:
@@ -108,8 +103,8 @@ def apply_role(tmp_path: Path) -> subprocess.CompletedProcess[str]:
     playbook.write_text("- hosts: all\n  gather_facts: false\n  roles:\n    - role: slurm_healthcheck\n")
     extra = {
         "slurm_healthcheck_inventory": str(REPO_ROOT / "inventories" / "lab"),
-        "slurm_healthcheck_install": False,
-        "slurm_healthcheck_node_command": "/usr/local/bin/gpunet-node-check",
+        # The role's own install: the controller-built bundle, run by Debian 12's python3 (3.11).
+        "slurm_healthcheck_bundle_build": str(tmp_path / "gpunet-node-check.pyz"),
         "slurm_healthcheck_interval": INTERVAL_S,
         "slurm_healthcheck_checks": CHECKS,
     }

@@ -83,14 +83,18 @@ def _recorder(tmp_path: Path) -> tuple[Path, Path]:
     return command, record
 
 
+@pytest.mark.parametrize("install", [False, True], ids=["image's command", "bundle run by python"])
 @pytest.mark.parametrize("index", range(8))
-def test_healthcheck_passes_every_value_as_one_word(tmp_path: Path, index: int) -> None:
+def test_healthcheck_passes_every_value_as_one_word(tmp_path: Path, index: int, install: bool) -> None:
     canary = tmp_path / "canary"
     value = _hostile(canary)[index]
     command, record = _recorder(tmp_path)
+    # Installed: the recorder stands in for the node's Python, so the bundle path is its first word.
     variables = {
         "ansible_managed": value,
-        "slurm_healthcheck_node_command": str(command),
+        "slurm_healthcheck_install": install,
+        "slurm_healthcheck_python": str(command),
+        "slurm_healthcheck_node_command": value if install else str(command),
         "slurm_healthcheck_expectations_path": value,
         "slurm_healthcheck_command_timeout": 30,
         "slurm_healthcheck_checks": [value, "nic_qos"],
@@ -101,7 +105,7 @@ def test_healthcheck_passes_every_value_as_one_word(tmp_path: Path, index: int) 
     run = subprocess.run(["sh", str(script)], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert not canary.exists()
-    assert record.read_text().split("\0")[:-1] == [
+    assert record.read_text().split("\0")[:-1] == [value] * install + [
         "--expectations", value, "--timeout", "30", "--checks", f"{value},nic_qos",
         "--textfile", value, "--slurm", "--slurm-node", value,
     ]  # fmt: skip
