@@ -156,9 +156,7 @@ def driver_branch_problem(folder: Any, branch: Any) -> str:
 
 
 def distro_refusal(folder: Any) -> str:
-    """Why gpunet refuses NVIDIA repository folder `folder`, from nvidia_releases.yml ("" if no reason)."""
-    row = published_versions.releases()["distributions"].get(str(folder).strip()) or {}
-    return str(row.get("refused", "")).strip()
+    return published_versions.distro_refusal(str(folder).strip())
 
 
 def repository_pin_problem(text: Any, package: Any, version_prefix: Any, what: Any) -> str:

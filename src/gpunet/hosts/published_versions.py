@@ -28,6 +28,12 @@ def claimed_folders() -> list[str]:
     return [folder for folder, row in releases()["distributions"].items() if row["claimed"]]
 
 
+def distro_refusal(folder: str) -> str:
+    """Why gpunet refuses NVIDIA repository folder `folder` ("" where the table gives no reason)."""
+    row = releases()["distributions"].get(folder) or {}
+    return str(row.get("refused", "")).strip()
+
+
 # `apt-cache madison PKG`: "cuda-toolkit-12-4 | 12.4.1-1 | https://... Packages".
 _MADISON = re.compile(r"^\s*(?P<name>\S+)\s*\|\s*(?P<version>\S+)\s*\|", re.MULTILINE)
 # `dnf list --showduplicates PKG`: "cuda-toolkit-12-4.x86_64   12.4.1-1   cuda-rhel9-x86_64".

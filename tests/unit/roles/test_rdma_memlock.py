@@ -19,11 +19,9 @@ def test_the_default_lets_every_login_lock_unbounded_memory() -> None:
     assert rules == [["*", "soft", "memlock", "unlimited"], ["*", "hard", "memlock", "unlimited"]]
 
 
-def domain_check() -> str:
+def domain_check() -> dict:
     tasks = yaml.safe_load((ROLE / "tasks/main.yml").read_text())
-    return next(t for t in tasks if t["name"] == "Check the memlock domains")["ansible.builtin.assert"][
-        "that"
-    ]
+    return next(t for t in tasks if t["name"] == "Check the memlock domains")
 
 
 @pytest.mark.parametrize(
@@ -37,7 +35,8 @@ def domain_check() -> str:
     ],
 )
 def test_each_domain_is_one_limits_conf_word(domains: list[str], allowed: bool) -> None:
-    assert (
-        render_value("{{ (" + domain_check() + ") | bool }}", {"rdma_tools_memlock_domains": domains})
-        is allowed
-    )
+    task = domain_check()
+    values: dict = {"rdma_tools_memlock_domains": domains}
+    values |= {name: render_value(value, values) for name, value in task["vars"].items()}
+    that = task["ansible.builtin.assert"]["that"]
+    assert render_value("{{ (" + that + ") | bool }}", values) is allowed
