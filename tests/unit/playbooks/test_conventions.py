@@ -52,6 +52,15 @@ def test_gpu_node_stages_run_in_batches(name: str) -> None:
         assert "gpu_nodes_max_fail_percentage" in str(play.get("max_fail_percentage")), play["name"]
 
 
+def test_rdma_stack_is_installed_before_the_gpu_driver() -> None:
+    # nvidia-peermem is built against DOCA-OFED only if rdma_tools installed it before the driver.
+    imports = [
+        entry["ansible.builtin.import_playbook"]
+        for entry in yaml.safe_load((REPO_ROOT / "site.yml").read_text())
+    ]
+    assert imports.index("playbooks/roce_hosts.yml") < imports.index("playbooks/gpu_stack.yml")
+
+
 def test_preflight_targets_every_host_once_and_always() -> None:
     (play,) = plays("preflight.yml")
     assert play["hosts"] == "all"
