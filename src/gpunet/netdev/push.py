@@ -15,12 +15,14 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from netmiko import BaseConnection
 
 from gpunet.model.fabric import Switch
 from gpunet.netdev.backup import write_backup
 from gpunet.netdev.errors import DeviceRejectedError, PushError
+from gpunet.netdev.interrupts import PushInterrupted, StopSignals, stop_signals
 from gpunet.netdev.jumphost import JumpHost
 from gpunet.netdev.pushlock import switch_lock
 from gpunet.netdev.remediation import Remediation, remediate
@@ -73,12 +75,17 @@ def push_switch(
     options = options or PushOptions()
     if not options.tag:
         options = dataclasses.replace(options, tag=new_tag())
-    with switch_lock(backup_root, switch.name):
-        connect = connector(switch, connection)
-        strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
-        strategy = strategy_class(switch.name, connect, options)
+    with switch_lock(backup_root, switch.name), stop_signals() as signals:
         try:
-            return _run(strategy, switch, intended, check_mode=check_mode, backup_root=backup_root)
+            connect = connector(switch, connection)
+            strategy_class = STRATEGIES[get_platform(switch.platform).commit_strategy]
+            strategy = strategy_class(switch.name, connect, options)
+        except PushInterrupted as stop:
+            raise PushError(switch.name, f"stopped by {stop.signal_name} before any change") from None
+        try:
+            return _run(
+                strategy, switch, intended, check_mode=check_mode, backup_root=backup_root, signals=signals
+            )
         finally:
             strategy.close()
 
@@ -105,42 +112,80 @@ def connector(switch: Switch, connection: Connection) -> Callable[[], BaseConnec
 
 
 def _run(
-    strategy: CommitStrategy, switch: Switch, intended: str, *, check_mode: bool, backup_root: Path
+    strategy: CommitStrategy,
+    switch: Switch,
+    intended: str,
+    *,
+    check_mode: bool,
+    backup_root: Path,
+    signals: StopSignals,
 ) -> PushResult:
     name = switch.name
     try:
         running = strategy.read_running()
+        remediation = plan_remediation(switch, running, intended)
+        diff = remediation.diff()
+        if remediation.in_sync or check_mode:
+            message = "no change" if remediation.in_sync else "check mode: diff only, nothing changed"
+            return PushResult(name, switch.platform, not remediation.in_sync, diff, message=message)
+        backup = write_backup(backup_root, name, running)
     except SessionLost as lost:
         raise PushError(name, f"{lost} before any change; running config untouched") from None
-    remediation = plan_remediation(switch, running, intended)
-    diff = remediation.diff()
-    if remediation.in_sync or check_mode:
-        message = "no change" if remediation.in_sync else "check mode: diff only, nothing changed"
-        return PushResult(name, switch.platform, not remediation.in_sync, diff, message=message)
-    backup = write_backup(backup_root, name, running)
+    except PushInterrupted as stop:
+        raise PushError(name, f"stopped by {stop.signal_name} before any change") from None
     try:
         strategy.apply(remediation)
     except DeviceRejectedError as error:
-        try:
-            strategy.undo()
-        except (PushError, SessionLost) as again:
-            reason = getattr(again, "reason", again)
-            state = strategy.rollback_state() if strategy.self_rollback else "unknown"
-            raise PushError(
-                name, f"{error.reason}; the undo failed too ({reason}): read the switch", state
-            ) from None
-        raise PushError(name, f"{error.reason}; previous config restored", "rolled back") from None
+        with signals.finishing():
+            _undo(strategy, name, error.reason)
     except SessionLost as lost:
-        try:
-            strategy.recover()
-        except (PushError, SessionLost) as again:
-            state = "rolling back by itself" if strategy.self_rollback else "unknown"
-            reason = getattr(again, "reason", again)
-            raise PushError(name, f"{lost}; recovery failed too ({reason})", state) from None
-        raise PushError(name, f"{lost}; previous config restored", "rolled back") from None
-    _confirm(strategy, name)
-    _save(strategy, name)
+        with signals.finishing():
+            _recover(strategy, name, str(lost))
+    except PushInterrupted as stop:
+        # The session may be in the middle of a line or a commit: abandon it, as after a drop.
+        strategy.close()
+        with signals.finishing():
+            _recover(strategy, name, f"stopped by {stop.signal_name} while applying")
+    with signals.finishing():
+        _confirm(strategy, name)
+        _save(strategy, name)
+    if signals.pending:
+        raise PushError(
+            name, f"{signals.pending} arrived during the confirm; the push finished first", "committed"
+        )
     return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
+
+
+def _undo(strategy: CommitStrategy, name: str, reason: str) -> NoReturn:
+    """After a rejected line, on the open session: put the previous config back, and say so."""
+    try:
+        strategy.undo()
+    except (PushError, SessionLost, PushInterrupted) as again:
+        state = strategy.rollback_state() if strategy.self_rollback else "unknown"
+        raise PushError(
+            name, f"{reason}; the undo failed too ({_why(again)}): read the switch", state
+        ) from None
+    raise PushError(name, f"{reason}; previous config restored", "rolled back")
+
+
+def _recover(strategy: CommitStrategy, name: str, reason: str) -> NoReturn:
+    """After the session died or was abandoned: restore the previous config on a new one."""
+    try:
+        strategy.recover()
+    except (PushError, SessionLost, PushInterrupted) as again:
+        state = "rolling back by itself" if strategy.self_rollback else "unknown"
+        raise PushError(name, f"{reason}; recovery failed too ({_why(again)})", state) from None
+    if strategy.self_rollback and strategy.rollback_deadline is not None:
+        # The commit (with its timer) was sent: it may be live, and only its timer takes it back.
+        message = f"{reason} after the commit was sent; if it landed, the switch takes it back by itself"
+        raise PushError(name, message, strategy.rollback_state())
+    raise PushError(name, f"{reason}; previous config restored", "rolled back")
+
+
+def _why(error: BaseException) -> str:
+    if isinstance(error, PushInterrupted):
+        return f"stopped by a second {error.signal_name}"
+    return str(getattr(error, "reason", error))
 
 
 def _confirm(strategy: CommitStrategy, name: str) -> None:

@@ -20,6 +20,9 @@ class NvueApplyConfirm(CommitStrategy):
     def apply(self, remediation: Remediation) -> None:
         self.send("nv config detach", check=False)  # start from the applied revision
         self.send_lines(remediation.commands)
+        # The clock starts before the apply is sent (cut during it, the apply may have landed) and
+        # again once the OS answered, when its timer surely runs.
+        self.start_rollback_clock(self.options.confirm_timeout_s)
         self.send(f"nv config apply --confirm {self.options.confirm_timeout_s}s -y")
         self.start_rollback_clock(self.options.confirm_timeout_s)
 

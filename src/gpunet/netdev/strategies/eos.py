@@ -26,6 +26,9 @@ class SessionCommitTimer(CommitStrategy):
     def apply(self, remediation: Remediation) -> None:
         self.send(f"configure session {self.options.tag}")
         self.send_lines(remediation.commands)
+        # The clock starts before the commit is sent (cut during it, the commit may have landed) and
+        # again once the OS answered, when its timer surely runs.
+        self.start_rollback_clock(self.options.confirm_timeout_s)
         self.send(f"commit timer {hhmmss(self.options.confirm_timeout_s)}")
         self.start_rollback_clock(self.options.confirm_timeout_s)
 

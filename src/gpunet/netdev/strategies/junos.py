@@ -25,6 +25,9 @@ class CommitConfirmed(CommitStrategy):
         self.send("configure private")
         self.load_set("\n".join(remediation.commands))
         minutes = max(1, math.ceil(self.options.confirm_timeout_s / 60))
+        # The clock starts before the commit is sent (cut during it, the commit may have landed) and
+        # again once the OS answered, when its timer surely runs.
+        self.start_rollback_clock(minutes * 60)
         self.send(f"commit confirmed {minutes}")
         self.start_rollback_clock(minutes * 60)
         self.send("exit configuration-mode", check=False)
