@@ -147,8 +147,7 @@ def _run(
         with signals.finishing():
             _recover(strategy, name, f"stopped by {stop.signal_name} while applying")
     with signals.finishing():
-        _confirm(strategy, name)
-        _save(strategy, name)
+        _confirm_and_save(strategy, name)
     if signals.pending:
         raise PushError(
             name, f"{signals.pending} arrived during the confirm; the push finished first", "committed"
@@ -186,6 +185,23 @@ def _why(error: BaseException) -> str:
     if isinstance(error, PushInterrupted):
         return f"stopped by a second {error.signal_name}"
     return str(getattr(error, "reason", error))
+
+
+def _confirm_and_save(strategy: CommitStrategy, name: str) -> None:
+    """Confirm and save; a second stop signal during them says what may be left."""
+    try:
+        _confirm(strategy, name)
+    except PushInterrupted as stop:
+        unconfirmed = strategy.rollback_state() if strategy.self_rollback else "live and unsaved"
+        message = f"stopped by a second {stop.signal_name} while confirming; unless it landed: {unconfirmed}"
+        raise PushError(name, message, "unknown: read the switch") from None
+    try:
+        _save(strategy, name)
+    except PushInterrupted as stop:
+        message = (
+            f"stopped by a second {stop.signal_name} while saving; the intended config is live, confirmed"
+        )
+        raise PushError(name, message, "live unsaved") from None
 
 
 def _confirm(strategy: CommitStrategy, name: str) -> None:
