@@ -1,7 +1,8 @@
 """Real Slurm (Debian 12's slurm-wlm 22.05, munge) in one podman container: roles/slurm_healthcheck
 installs gpunet node-check as HealthCheckProgram; stopping chrony drains the node with gpunet's
-reason, starting it again resumes the node; an admin's drain is left alone. Measures the drain and
-resume times (printed; run with -s to see them).
+reason, starting it again resumes the node; an admin's drain is left alone. A site drop-in that lowers
+slurmd's LimitMEMLOCK is overridden by the role's, and the slurmd restart that applies it leaves a
+running job running. Measures the drain and resume times (printed; run with -s to see them).
 
     flock /tmp/gpunet-podman.lock pytest -q -s tests/integration/ops/test_slurm_healthcheck.py
 """
@@ -33,6 +34,9 @@ WAIT_S = 90.0
 # What a container without GPUs/RDMA NICs and without site.yml's firewall and NCCL config can pass:
 # ntp_offset really, the hardware checks as skipped for the inventory's declared reason.
 CHECKS = ["ntp_offset", "nic_port_state", "roce_v2_gid", "nic_qos", "gpu_count", "nvlink"]
+# A site's drop-in that lowers slurmd's locked-memory limit below its unit's infinity, and gpunet's.
+SITE_DROPIN = "/etc/systemd/system/slurmd.service.d/50-site.conf"
+GPUNET_DROPIN = "/etc/systemd/system/slurmd.service.d/90-gpunet-memlock.conf"
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +115,12 @@ def apply_role(tmp_path: Path) -> subprocess.CompletedProcess[str]:
     return run_playbook("-i", str(inventory), str(playbook), "-e", json.dumps(extra), "--diff")
 
 
+def locked_memory(run: Callable[..., str], pid: str) -> str:
+    """The soft `Max locked memory` of a process, from /proc/<pid>/limits."""
+    line = run("grep", "^Max locked memory", f"/proc/{pid}/limits")
+    return line.split()[3]
+
+
 def sinfo_reasons(run: Callable[..., str]) -> list[list[str]]:
     """`sinfo -R -h -o '%n|%T|%E'` rows: node, state, reason."""
     out = run("sinfo", "-R", "-h", "-o", "%n|%T|%E", check=False)
@@ -119,8 +129,29 @@ def sinfo_reasons(run: Callable[..., str]) -> list[list[str]]:
 
 def test_slurm_drains_and_resumes_on_gpunet_checks(slurm_node: Callable[..., str], tmp_path: Path) -> None:
     run = slurm_node
+    # A site lowered slurmd's limit; a job runs while the role restarts slurmd.
+    run("sh", "-c", f"mkdir -p {SITE_DROPIN.rsplit('/', 1)[0]} && "
+        f"printf '[Service]\\nLimitMEMLOCK=65536\\n' > {SITE_DROPIN} && "
+        "systemctl daemon-reload && systemctl restart slurmd")  # fmt: skip
+    slurmd_pid = run("systemctl", "show", "--value", "--property=MainPID", "slurmd.service").strip()
+    assert locked_memory(run, slurmd_pid) == "65536"
+    wait_for(lambda: "idle" in run("sinfo", "-h", "-n", NODE, "-o", "%T", check=False), f"{NODE} idle")
+    job = run("sbatch", "--parsable", "--output=/dev/null", "--wrap", "sleep 300").strip()
+    wait_for(lambda: run("squeue", "-h", "-j", job, "-o", "%T", check=False).strip() == "RUNNING", "the job")
+
     first = apply_role(tmp_path)
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-2000:]
+    assert "LimitMEMLOCK=infinity" in run("cat", GPUNET_DROPIN)
+    show = run("systemctl", "show", "--property=LimitMEMLOCK,LimitMEMLOCKSoft", "slurmd.service")
+    assert show.split() == ["LimitMEMLOCK=infinity", "LimitMEMLOCKSoft=infinity"]
+    # Restarted: the new slurmd has what systemd can grant (the container's own hard limit caps infinity).
+    slurmd_pid = run("systemctl", "show", "--value", "--property=MainPID", "slurmd.service").strip()
+    assert locked_memory(run, slurmd_pid) == locked_memory(run, "1")
+    assert "Slurm propagates the MEMLOCK limit (PropagateResourceLimits=ALL" in first.stdout
+    # The job's slurmstepd outlived slurmd's restart (KillMode=process).
+    assert run("squeue", "-h", "-j", job, "-o", "%T").strip() == "RUNNING"
+    run("scancel", job)
+
     again = apply_role(tmp_path)
     assert again.returncode == 0 and "changed=0" in again.stdout, again.stdout[-3000:]
     conf = run("cat", "/etc/slurm/slurm.conf")
