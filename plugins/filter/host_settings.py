@@ -151,8 +151,32 @@ def cuda_driver_problem(cuda_version: Any, branch: Any) -> str:
     return published_versions.cuda_driver_problem(str(cuda_version), str(branch))
 
 
-def driver_branch_problem(folder: Any, branch: Any) -> str:
-    return published_versions.driver_branch_problem(str(folder).strip(), str(branch))
+def driver_branch_problem(folder: Any, branch: Any, supported: Any = ()) -> str:
+    return published_versions.driver_branch_problem(
+        str(folder).strip(), str(branch), [str(b) for b in to_plain(supported or [])]
+    )
+
+
+def nvidia_repo_folder(facts: Any) -> str:
+    return published_versions.nvidia_repo_folder(to_plain(facts or {}))
+
+
+def release_default(folder: Any, name: Any) -> str:
+    return published_versions.release_defaults(str(folder).strip())[str(name)]
+
+
+def apt_driver_packages(distribution: Any, branch: Any, modules: Any, version: Any = "") -> dict[str, Any]:
+    return published_versions.apt_driver_packages(
+        str(distribution), str(branch), str(modules), str(version or "")
+    )
+
+
+def kernel_modules_problem(branch: Any, modules: Any) -> str:
+    return published_versions.kernel_modules_problem(str(branch), str(modules))
+
+
+def pinning_problem(names: Any, package: Any) -> str:
+    return published_versions.pinning_problem(str(names or ""), str(package))
 
 
 def distro_refusal(folder: Any) -> str:
@@ -186,6 +210,11 @@ class FilterModule:
                 "repository_pin_problem": repository_pin_problem,
                 "cuda_driver_problem": cuda_driver_problem,
                 "driver_branch_problem": driver_branch_problem,
+                "nvidia_repo_folder": nvidia_repo_folder,
+                "release_default": release_default,
+                "apt_driver_packages": apt_driver_packages,
+                "kernel_modules_problem": kernel_modules_problem,
+                "pinning_problem": pinning_problem,
                 "distro_refusal": distro_refusal,
                 "driver_boot_decision": driver_boot_decision,
             },

@@ -77,12 +77,88 @@ def cuda_driver_problem(cuda_version: str, branch: str) -> str:
     )
 
 
-def driver_branch_problem(folder: str, branch: str) -> str:
-    """Why NVIDIA publishes no driver of `branch` for `folder`, or "" when it does."""
+def driver_branch_problem(folder: str, branch: str, supported: Iterable[str] = ()) -> str:
+    """Why NVIDIA publishes no driver of `branch` for `folder`, or "" when it does.
+
+    `supported`: the branches NVIDIA supports (roles/nvidia_driver/vars/branches.yml); the message
+    names those published for `folder`, so the operator can pick one.
+    """
     row = releases()["distributions"].get(folder)
     if row is None or not str(branch).isdigit() or int(branch) >= row["lowest_branch"]:
         return ""
-    return f"NVIDIA publishes driver branch {row['lowest_branch']} or later for {folder}, not {branch}"
+    problem = f"NVIDIA publishes driver branch {row['lowest_branch']} or later for {folder}, not {branch}"
+    there = sorted(
+        (b for b in map(str, supported) if b.isdigit() and int(b) >= row["lowest_branch"]), key=int
+    )
+    return problem + (f"; supported branches published there: {', '.join(there)}" if there else "")
+
+
+def nvidia_repo_folder(facts: dict[str, Any]) -> str:
+    """NVIDIA's repository folder for a host, from its Ansible facts: ubuntu2404, debian12, rhel9, ..."""
+    distribution = str(facts.get("distribution", ""))
+    major = str(facts.get("distribution_major_version", ""))
+    if distribution == "Ubuntu":
+        return "ubuntu" + str(facts.get("distribution_version", "")).replace(".", "")
+    if facts.get("os_family") == "RedHat":
+        return "rhel" + major  # Rocky and Alma use NVIDIA's rhel folders
+    return distribution.lower() + major
+
+
+def release_defaults(folder: str) -> dict[str, str]:
+    """The roles' defaults for NVIDIA folder `folder`: the table's defaults, with that folder's own."""
+    table = releases()["defaults"]
+    chosen = {name: str(value) for name, value in table.items() if name != "per_folder"}
+    return chosen | {
+        name: str(value) for name, value in (table.get("per_folder") or {}).get(folder, {}).items()
+    }
+
+
+def apt_driver_packages(distribution: str, branch: str, modules: str, version: str = "") -> dict[str, Any]:
+    """How NVIDIA's apt repository installs driver branch `branch` (nvidia_releases.yml, apt_driver).
+
+    {"pinning_package": NVIDIA's pinning package ("" below the pinning branch: the role pins itself),
+    "packages": the driver's packages, "fabricmanager": fabric manager's package}. `distribution` is
+    Ansible's (Ubuntu; any other apt distribution reads the Debian rows), `modules` open or proprietary.
+    """
+    table = releases()["apt_driver"]
+    rows = table["Ubuntu" if distribution == "Ubuntu" else "Debian"]
+    pinned = str(branch).isdigit() and int(branch) >= table["pinning_from"]
+    row = rows["from_pinning" if pinned else "before_pinning"]
+    if modules not in ("open", "proprietary"):
+        raise ValueError(f"kernel modules {modules!r}: expected open or proprietary")
+
+    def name(pattern: str) -> str:
+        return pattern.format(branch=branch, lock=version or branch)
+
+    return {
+        "pinning_package": name(table["pinning_package"]) if pinned else "",
+        "packages": [name(p) for p in row[modules] + row.get("tools", [])],
+        "fabricmanager": name(row["fabricmanager"]),
+    }
+
+
+def kernel_modules_problem(branch: str, modules: str) -> str:
+    """Why branch `branch` cannot have `modules` kernel modules, or "" when it can."""
+    since = releases()["apt_driver"]["open_only_from"]
+    if modules == "proprietary" and str(branch).isdigit() and int(branch) >= since:
+        return (
+            f"NVIDIA ships open kernel modules only from branch {since} (Driver Installation Guide"
+            f" {since}, Kernel Modules); nvidia_driver_kernel_modules is proprietary with branch {branch}."
+            f" Use open modules (Turing and newer GPUs) or a branch below {since}"
+        )
+    return ""
+
+
+def pinning_problem(names: str, package: str) -> str:
+    """Why the repository whose package names are `names` (`apt-cache pkgnames nvidia-driver-pinning-`,
+    one a line) has no pinning package `package`, naming the branches and versions it can pin; or ""."""
+    offered = sorted({line.strip() for line in names.splitlines() if line.strip()}, key=_numbers)
+    if package in offered:
+        return ""
+    prefix = package.rsplit("-", 1)[0] + "-"
+    locks = [name.removeprefix(prefix) for name in offered if name.startswith(prefix)]
+    offer = f"it has {', '.join(locks)}" if locks else "it has no pinning package at all"
+    return f"{package} is not in the configured repository, so the branch cannot be locked: {offer}"
 
 
 def repository_versions(text: str) -> dict[str, list[str]]:

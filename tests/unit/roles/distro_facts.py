@@ -29,6 +29,13 @@ DISTROS: dict[str, dict[str, str]] = {
         "distribution_major_version": "24",
         "distribution_release": "noble",
     },
+    "ubuntu2604": {
+        "os_family": "Debian",
+        "distribution": "Ubuntu",
+        "distribution_version": "26.04",
+        "distribution_major_version": "26",
+        "distribution_release": "resolute",
+    },
     "debian13": {
         "os_family": "Debian",
         "distribution": "Debian",

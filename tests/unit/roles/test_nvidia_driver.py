@@ -7,6 +7,7 @@ from fnmatch import fnmatch
 from typing import Any
 
 import pytest
+import yaml
 
 from gpunet.hosts.settings import persistenced_exec_start
 from tests.conftest import REPO_ROOT
@@ -18,6 +19,7 @@ VARS_FILE = {
     "debian12": "Debian",
     "ubuntu2204": "Ubuntu",
     "ubuntu2404": "Ubuntu",
+    "ubuntu2604": "Ubuntu",
     "debian13": "Debian",
     "rhel9": "RedHat",
     "rocky9": "RedHat",
@@ -68,6 +70,161 @@ def test_the_apt_pin_covers_every_package_of_the_branch(family: str) -> None:
     uncovered = [name for name in BRANCH_PACKAGES[family] if not any(fnmatch(name, glob) for glob in globs)]
     assert uncovered == []
     assert not any(fnmatch("libnvidia-container1", glob) for glob in globs)
+
+
+# What the role installs from NVIDIA's apt repository, per distro and branch (nvidia_releases.yml,
+# apt_driver; NVIDIA Driver Installation Guide, Ubuntu: "Selecting a Branch or Specific Driver
+# Version" and "Compute-only System"). Below 590: today's names, held by the role's own pin. From
+# 590: NVIDIA's pinning package first, then the unversioned compute-only set, no name carrying the
+# branch and no glob.
+UBUNTU_COMPUTE_OPEN = ["libnvidia-compute", "nvidia-dkms-open", "nvidia-utils", "nvidia-compute-utils"]
+APT_CASES = [
+    # (distro, branch, modules, version, pinning package, packages, fabric manager)
+    ("ubuntu2204", "580", "open", "", "", ["nvidia-driver-580-open"], "nvidia-fabricmanager-580"),
+    ("ubuntu2404", "580", "open", "", "", ["nvidia-driver-580-open"], "nvidia-fabricmanager-580"),
+    ("ubuntu2404", "580", "proprietary", "", "", ["nvidia-driver-580"], "nvidia-fabricmanager-580"),
+    (
+        "debian12", "580", "open", "", "",
+        ["nvidia-driver", "nvidia-kernel-open-dkms", "nvidia-persistenced"], "nvidia-fabricmanager-580",
+    ),
+    (
+        "ubuntu2404", "595", "open", "", "nvidia-driver-pinning-595",
+        UBUNTU_COMPUTE_OPEN, "nvidia-fabricmanager",
+    ),
+    (
+        "ubuntu2604", "595", "open", "", "nvidia-driver-pinning-595",
+        UBUNTU_COMPUTE_OPEN, "nvidia-fabricmanager",
+    ),
+    (
+        "ubuntu2604", "620", "open", "620.10.05", "nvidia-driver-pinning-620.10.05",
+        UBUNTU_COMPUTE_OPEN, "nvidia-fabricmanager",
+    ),
+    (
+        "ubuntu2404", "595", "proprietary", "", "nvidia-driver-pinning-595",
+        ["libnvidia-compute", "nvidia-dkms", "nvidia-utils", "nvidia-compute-utils"], "nvidia-fabricmanager",
+    ),
+    (
+        "debian13", "595", "open", "", "nvidia-driver-pinning-595",
+        ["nvidia-driver-cuda", "nvidia-kernel-open-dkms", "nvidia-persistenced"], "nvidia-fabricmanager-595",
+    ),
+]  # fmt: skip
+
+
+def apt_values(distro: str, **overrides: Any) -> dict[str, Any]:
+    values = variables(distro, **overrides)
+    for name in (
+        "nvidia_driver_os_packages",
+        "nvidia_driver_os_fabricmanager_package",
+        "nvidia_driver_os_pinning_package",
+    ):
+        values[name] = render_value(values[name], values)
+    return values
+
+
+@pytest.mark.parametrize(
+    ("distro", "branch", "modules", "version", "pinning", "packages", "fabric"), APT_CASES
+)
+def test_apt_packages_and_lock_per_branch(
+    distro: str, branch: str, modules: str, version: str, pinning: str, packages: list[str], fabric: str
+) -> None:
+    values = apt_values(
+        distro,
+        nvidia_driver_branch=branch,
+        nvidia_driver_kernel_modules=modules,
+        nvidia_driver_version=version,
+    )
+    assert values["nvidia_driver_os_pinning_package"].strip() == pinning
+    assert values["nvidia_driver_os_packages"]["nvidia"] == packages
+    assert values["nvidia_driver_os_packages"]["mirror"] == packages
+    assert values["nvidia_driver_os_fabricmanager_package"].strip() == fabric
+    if pinning:  # the lock is NVIDIA's package: no driver package name carries the branch, none is a glob
+        installed = values["nvidia_driver_os_packages"]["nvidia"]
+        assert not [name for name in installed if branch in name or "*" in name]
+
+
+def test_the_distro_source_keeps_the_archives_per_branch_names_and_the_roles_pin() -> None:
+    values = apt_values("ubuntu2404", nvidia_driver_branch="595", gpunet_package_source="distro")
+    assert values["nvidia_driver_os_pinning_package"].strip() == ""
+    assert values["nvidia_driver_os_packages"]["distro"] == ["nvidia-driver-595-server-open"]
+    assert values["nvidia_driver_os_fabricmanager_package"].strip() == "nvidia-fabricmanager-595"
+
+
+def apt_tasks() -> list[dict[str, Any]]:
+    tasks = yaml.safe_load((ROLE / "tasks/apt.yml").read_text())
+    flat = []
+    for item in tasks:
+        flat.append(item)
+        flat += [child | {"when": item["when"]} for child in item.get("block", [])]
+    return flat
+
+
+def runs(task: dict[str, Any], values: dict[str, Any]) -> bool:
+    conditions = task.get("when", [])
+    conditions = conditions if isinstance(conditions, list) else [conditions]
+    return all(render_value("{{ (" + str(c) + ") | bool }}", values) for c in conditions)
+
+
+PIN_TEMPLATE = "Pin the driver to its branch or version"
+PIN_REMOVED = "Remove the role's own pin where NVIDIA's pinning package holds the branch"
+PINNING = "Install NVIDIA's pinning package before the driver"
+PINNING_CHECK = "Stop where the repository cannot lock this branch"
+INSTALL = "Install the driver packages at the pinned version"
+
+
+@pytest.mark.parametrize(
+    ("distro", "branch", "pinned_by_package"),
+    [("ubuntu2204", "580", False), ("ubuntu2404", "580", False), ("debian12", "580", False),
+     ("ubuntu2404", "595", True), ("ubuntu2604", "620", True), ("debian13", "595", True)],
+)  # fmt: skip
+def test_which_lock_the_apt_tasks_write(distro: str, branch: str, pinned_by_package: bool) -> None:
+    values = apt_values(distro, nvidia_driver_branch=branch)
+    by_name = {task["name"]: task for task in apt_tasks()}
+    assert runs(by_name[PIN_TEMPLATE], values) is not pinned_by_package
+    assert runs(by_name[PIN_REMOVED], values) is pinned_by_package
+    assert runs(by_name[PINNING], values) is pinned_by_package
+    assert runs(by_name[PINNING_CHECK], values) is pinned_by_package
+    assert runs(by_name[INSTALL], values)
+
+
+def test_the_pinning_package_is_checked_and_installed_before_the_driver() -> None:
+    names = [task["name"] for task in apt_tasks()]
+    assert names.index(PIN_REMOVED) < names.index(PINNING_CHECK) < names.index(PINNING) < names.index(INSTALL)
+    values = apt_values("ubuntu2404", nvidia_driver_branch="595")
+    install = next(task for task in apt_tasks() if task["name"] == PINNING)
+    assert render_value(install["ansible.builtin.apt"]["name"], values).strip() == "nvidia-driver-pinning-595"
+
+
+@pytest.mark.parametrize(
+    ("branch", "version", "suffix"),
+    [("580", "580.95.05", "=580.95.05-*"), ("595", "595.71.05", ""), ("595", "", "")],
+)
+def test_an_exact_version_is_chosen_by_the_roles_pin_or_by_nvidias(
+    branch: str, version: str, suffix: str
+) -> None:
+    values = apt_values("ubuntu2404", nvidia_driver_branch=branch, nvidia_driver_version=version)
+    install = next(task for task in apt_tasks() if task["name"] == INSTALL)
+    assert render_value(install["vars"]["nvidia_driver_version_suffix"], values).strip() == suffix
+
+
+PINNING_NAMES = "nvidia-driver-pinning-580\nnvidia-driver-pinning-595\nnvidia-driver-pinning-595.71.05\n"
+
+
+@pytest.mark.parametrize(
+    ("package", "expected"),
+    [
+        ("nvidia-driver-pinning-595", ""),
+        ("nvidia-driver-pinning-620", "it has 580, 595, 595.71.05"),
+    ],
+)
+def test_the_pinning_check_names_what_the_repository_can_lock(package: str, expected: str) -> None:
+    check = next(task for task in apt_tasks() if task["name"] == PINNING_CHECK)
+    values = {
+        "nvidia_driver_pinning_names": {"stdout": PINNING_NAMES},
+        "nvidia_driver_os_pinning_package": package,
+    }
+    problem = render_value(check["vars"]["nvidia_driver_pinning_problem"], values).strip()
+    assert problem.endswith(expected)
+    assert bool(problem) is bool(expected)
 
 
 @pytest.mark.parametrize(

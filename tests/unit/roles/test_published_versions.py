@@ -50,7 +50,9 @@ TABLE = REPO_ROOT / "src/gpunet/hosts/nvidia_releases.yml"
 def test_every_fact_in_the_release_table_names_its_source() -> None:
     """Each distribution and CUDA row carries a [V]/[U] tag with its source on the same line."""
     lines = TABLE.read_text().splitlines()
-    for key in ("first_cuda:", "lowest_branch:", "built_nccl_tests:"):
+    facts = ("first_cuda:", "lowest_branch:", "built_nccl_tests:", "pinning_from:", "pinning_package:")
+    apt_facts = ("open_only_from:", "open:", "proprietary:", "tools:", "fabricmanager:")
+    for key in facts + apt_facts:
         for line in (line for line in lines if line.strip().startswith(key)):
             tagged = "[V]" in line or "[U]" in line or "every supported branch" in line
             assert tagged or line.strip().endswith(": 0"), line

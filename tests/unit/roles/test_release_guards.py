@@ -88,31 +88,32 @@ def driver_values(distro: str, **overrides: Any) -> dict[str, Any]:
 
 
 UNSUPPORTED = "Refuse a driver branch NVIDIA no longer supports"
-RENAMED = "Refuse an apt branch whose packages NVIDIA renamed (590 and later)"
+OPEN_ONLY_BRANCH = "Refuse proprietary kernel modules on a branch NVIDIA ships open modules only for"
 BRANCH_CASES = [
-    # (distro, branch, supported by NVIDIA, installable by the role's apt/dnf path)
-    ("ubuntu2404", "580", True, True),
-    ("debian12", "580", True, True),
-    ("rhel9", "580", True, True),
-    ("ubuntu2404", "550", False, True),  # end of life
-    ("ubuntu2404", "595", True, False),  # unversioned package names from 590
-    ("debian12", "620", True, False),
-    ("rocky9", "595", True, True),  # dnf: module streams per branch
-    ("rocky10", "620", True, True),  # dnf: nvidia-open of the branch, versionlock
+    # (distro, branch, supported by NVIDIA): every supported branch installs, 590+ apt ones through
+    # NVIDIA's pinning package (test_nvidia_driver.py), so no branch is refused for its package names.
+    ("ubuntu2404", "580", True),
+    ("debian12", "580", True),
+    ("rhel9", "580", True),
+    ("ubuntu2404", "550", False),  # end of life
+    ("ubuntu2404", "595", True),
+    ("debian12", "620", True),
+    ("rocky9", "595", True),
+    ("rocky10", "620", True),
 ]
 
 
-@pytest.mark.parametrize(("distro", "branch", "supported", "installable"), BRANCH_CASES)
-def test_driver_branch_guards(distro: str, branch: str, supported: bool, installable: bool) -> None:
+@pytest.mark.parametrize(("distro", "branch", "supported"), BRANCH_CASES)
+def test_driver_branch_guards(distro: str, branch: str, supported: bool) -> None:
     values = driver_values(distro, nvidia_driver_branch=branch)
     assert holds("nvidia_driver", "install.yml", UNSUPPORTED, values) is supported
-    assert holds("nvidia_driver", "install.yml", RENAMED, values) is installable
+    assert holds("nvidia_driver", "install.yml", OPEN_ONLY_BRANCH, values)
 
 
 def test_the_default_branch_is_a_supported_long_term_one() -> None:
     values = driver_values("ubuntu2404")
-    assert values["nvidia_driver_supported_branches"][values["nvidia_driver_branch"]] == "LTSB"
-    assert holds("nvidia_driver", "install.yml", RENAMED, values)
+    branch = render_value(values["nvidia_driver_branch"], values)
+    assert values["nvidia_driver_supported_branches"][branch] == "LTSB"
 
 
 def test_an_unsupported_branch_can_be_forced() -> None:
@@ -122,9 +123,21 @@ def test_an_unsupported_branch_can_be_forced() -> None:
     assert holds("nvidia_driver", "install.yml", UNSUPPORTED, values)
 
 
-def test_the_distro_package_source_is_not_held_to_nvidias_names() -> None:
-    values = driver_values("ubuntu2404", nvidia_driver_branch="595", gpunet_package_source="distro")
-    assert holds("nvidia_driver", "install.yml", RENAMED, values)
+# NVIDIA ships open kernel modules only from 620 (Driver Installation Guide 620, "Kernel Modules").
+@pytest.mark.parametrize(
+    ("branch", "modules", "allowed"),
+    [
+        ("620", "proprietary", False),
+        ("620", "open", True),
+        ("595", "proprietary", True),
+        ("580", "proprietary", True),
+    ],
+)
+def test_proprietary_modules_stop_where_the_branch_has_open_ones_only(
+    branch: str, modules: str, allowed: bool
+) -> None:
+    values = driver_values("ubuntu2404", nvidia_driver_branch=branch, nvidia_driver_kernel_modules=modules)
+    assert holds("nvidia_driver", "install.yml", OPEN_ONLY_BRANCH, values) is allowed
 
 
 PUBLISHED = "Refuse a branch NVIDIA does not publish for this distribution"
@@ -139,11 +152,30 @@ PUBLISHED = "Refuse a branch NVIDIA does not publish for this distribution"
         ("rhel10", "580", True),
         ("ubuntu2404", "550", True),  # older branches were published there
         ("ubuntu2604", "580", False),  # 590 and later only
+        ("ubuntu2604", "595", True),
+        ("ubuntu2604", "620", True),
     ],
 )
 def test_driver_branch_published_per_distribution(folder: str, branch: str, published: bool) -> None:
     values = driver_values("debian12", nvidia_driver_branch=branch, nvidia_repo_os_folder=folder)
     assert holds("nvidia_driver", "install.yml", PUBLISHED, values) is published
+
+
+def published_message(folder: str, branch: str) -> str:
+    found = task("nvidia_driver", "install.yml", PUBLISHED)
+    values = driver_values("debian12", nvidia_driver_branch=branch, nvidia_repo_os_folder=folder)
+    values |= {"inventory_hostname": "gpu01"}
+    for name, expression in found["vars"].items():
+        values |= {name: render_value(expression, values)}
+    return " ".join(render_value(found["ansible.builtin.assert"]["fail_msg"], values).split())
+
+
+def test_an_unpublished_branch_is_refused_naming_the_branches_published_there() -> None:
+    message = published_message("ubuntu2604", "580")
+    assert "NVIDIA publishes driver branch 590 or later for ubuntu2604, not 580" in message
+    assert "supported branches published there: 595, 620" in message
+    assert "No driver was installed" in message
+    assert "supported branches published there: 580, 595, 620" in published_message("debian13", "570")
 
 
 OPEN_ONLY = "Refuse proprietary kernel modules where only the open driver is installed"
