@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--refuse", metavar="REGEX", help="commands matching REGEX (a confirm, a save) get the OS's refusal"
     )
     parser.add_argument("--drop-after", type=int, metavar="N", help="drop the session after N config lines")
+    parser.add_argument(
+        "--drop-at", metavar="REGEX", help="drop the session once a command matching REGEX was carried out"
+    )
     parser.add_argument("--latency-ms", type=int, default=0, help="delay before every reply")
     parser.add_argument("--fail-login", action="store_true", help="refuse every login")
     parser.add_argument(
@@ -67,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         reject=args.reject,
         refuse=args.refuse,
         drop_after=args.drop_after,
+        drop_at=args.drop_at,
         latency_ms=args.latency_ms,
         fail_login=args.fail_login,
         no_reconnect=args.no_reconnect,

@@ -76,6 +76,7 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
                 output = switch.refusal(line)
                 if output is None:
                     output = session.handle(line)
+                switch.drop_after_command(line)
                 if output:
                     write(output.replace("\n", "\r\n") + "\r\n")
                 if not session.closed:

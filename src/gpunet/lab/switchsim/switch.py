@@ -23,6 +23,9 @@ class SimOptions:
     password: str = "admin"
     reject: str | None = None  # config lines matching this get the OS's error
     drop_after: int | None = None  # drop the SSH session after this many config lines (once)
+    # drop the first session that sends a command matching this, once the switch has carried it
+    # out: the command landed, its reply is lost (a commit or save whose answer never came)
+    drop_at: str | None = None
     latency_ms: int = 0  # delay before every reply
     fail_login: bool = False  # refuse every login
     no_reconnect: bool = False  # after a config change, new logins hang (a cut management path)
@@ -56,6 +59,7 @@ class SimulatedSwitch:
         self.reject = re.compile(options.reject) if options.reject else None
         self.refuse = re.compile(options.refuse) if options.refuse else None
         self.drop_armed = options.drop_after is not None
+        self.drop_at = re.compile(options.drop_at) if options.drop_at else None
         self.changed_once = False  # arms `no_reconnect`
         self.port = 0
         self._timer: asyncio.TimerHandle | None = None
@@ -136,6 +140,14 @@ class SimulatedSwitch:
         ):
             self.drop_armed = False
             self.state.record("session-dropped", after_lines=lines_in_session)
+            self.persist()
+            raise DropSession
+
+    def drop_after_command(self, line: str) -> None:
+        """Fault injection: cut the session once a command matching `drop_at` has been carried out."""
+        if self.drop_at is not None and self.drop_at.search(line.strip()):
+            self.drop_at = None
+            self.state.record("session-dropped", at=line.strip())
             self.persist()
             raise DropSession
 

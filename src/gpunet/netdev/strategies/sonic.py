@@ -37,8 +37,12 @@ class ConfigCheckpointRollback(CommitStrategy):
     def read_running(self) -> str:
         return self.send("show runningconfiguration all").strip()
 
+    @property
+    def patch_file(self) -> str:
+        return f"/tmp/{self.options.tag}.json-patch"
+
     def apply(self, remediation: Remediation) -> None:
-        patch_file = f"/tmp/{self.options.tag}.json-patch"
+        patch_file = self.patch_file
         self.send(f"sudo config checkpoint {self.options.tag}")
         if remediation.patch:
             self.write_file(patch_file, json.dumps(remediation.patch, indent=1, sort_keys=True))
@@ -77,6 +81,8 @@ class ConfigCheckpointRollback(CommitStrategy):
 
     def recover(self) -> None:
         self.conn = self.reconnect()
+        # The old session may have died before its own `rm -f` of the patch file.
+        self.send(f"rm -f {self.patch_file}", check=False)
         # Harmless when the patch never ran: the checkpoint holds the config from before the push.
         self.restore_pfcwd(check=False)
         self.send(f"sudo config rollback {self.options.tag}", check=False)
