@@ -42,6 +42,20 @@ def nccl_environment(
     )
 
 
+def nic_ets(fabric_value: Any) -> dict[str, Any]:
+    return settings.nic_ets(to_plain(fabric_value))
+
+
+def nic_cable_lengths(nics: Any, fabric_value: Any, hostvars: Any) -> dict[str, int]:
+    """Reads only the gpunet_ports of the leaves the NICs name (hostvars templates per host, on access)."""
+    plain_nics = to_plain(nics or [])
+    switch_ports = {}
+    for switch in sorted({str(nic.get("switch", "")) for nic in plain_nics}):
+        if switch and switch in hostvars:
+            switch_ports[switch] = to_plain(hostvars[switch].get("gpunet_ports") or [])
+    return settings.nic_cable_lengths(to_plain(fabric_value), plain_nics, switch_ports)
+
+
 def local_port_range(fabric_value: Any) -> str:
     return settings.local_port_range(to_plain(fabric_value))
 
@@ -194,6 +208,8 @@ class FilterModule:
                 "fabric_settings": fabric_settings,
                 "nccl_environment": nccl_environment,
                 "local_port_range": local_port_range,
+                "nic_ets": nic_ets,
+                "nic_cable_lengths": nic_cable_lengths,
                 "cidrs_by_family": cidrs_by_family,
                 "interface_with_address": interface_with_address,
                 "firewall_openings": firewall_openings,

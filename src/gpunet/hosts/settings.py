@@ -11,9 +11,12 @@ from collections.abc import Mapping, Sequence
 from ipaddress import ip_network
 from typing import Any
 
-from gpunet.model.defaults import with_defaults
+from gpunet.model.defaults import port_cable_length_m, with_defaults
 
 ECT0 = 0b10  # ECN-capable transport, so switches mark instead of dropping (DCQCN needs the marks)
+TRAFFIC_CLASSES = range(8)
+# The class the switches put every DSCP but the RoCE and CNP marks in (gpunet.design.classification).
+DEFAULT_TRAFFIC_CLASS = 0
 
 
 def fabric_settings(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
@@ -30,6 +33,64 @@ def fabric_settings(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
 def roce_traffic_class(dscp: int) -> int:
     """The IP TOS byte RoCE packets carry: DSCP << 2 | ECT(0), e.g. 26 -> 106."""
     return dscp << 2 | ECT0
+
+
+def nic_ets(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
+    """The NIC's priority -> traffic class map and per-class TSA and bandwidth, from qos.queues.
+
+    The NIC gets the switches' queue shares: each queue's traffic class serves the priority of the
+    same number (so the lossless and the CNP priority keep a class of their own), a strict queue is
+    `strict` with 0 %, a queue with a share is `ets` with it. Priorities no queue serves go to the
+    default class, where the switches put all other traffic too (design/classification.py maps every
+    other DSCP to traffic class 0, design/platforms/cumulus.py maps unused switch priorities there):
+    the queue of traffic class 0, else the lowest shared queue that is not the lossless one, else the
+    lowest class no queue uses. Classes that serve no priority are `ets` with 0 %: valid for mlnx_qos
+    (bandwidth 0 only for ETS classes), for iproute2 dcb (shares total 100) and for mlx5, which puts
+    0 % ETS classes in its lowest group (drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c,
+    mlx5e_build_tc_group).
+    """
+    qos = fabric_settings(fabric_value)["qos"]
+    queues = {int(queue["traffic_class"]): queue for queue in qos["queues"]}
+    shared = sorted(tc for tc, queue in queues.items() if not queue.get("strict"))
+    shares = sum(int(queues[tc]["bandwidth_percent"]) for tc in shared)
+    if not shared or shares != 100:
+        raise ValueError(
+            f"qos.queues: the shared (non-strict) queues' bandwidth_percent must sum to 100 for the NICs' "
+            f"ETS, got {shares} over traffic classes {shared}"
+        )
+    lossless = int(qos["lossless_priority"])
+    if DEFAULT_TRAFFIC_CLASS in queues:
+        default_class = DEFAULT_TRAFFIC_CLASS
+    else:
+        others = [tc for tc in shared if tc != lossless]
+        unused = [tc for tc in TRAFFIC_CLASSES if tc not in queues]
+        default_class = (others or unused or shared)[0]
+    prio_tc = [prio if prio in queues else default_class for prio in TRAFFIC_CLASSES]
+    tc_tsa = ["strict" if queues.get(tc, {}).get("strict") else "ets" for tc in TRAFFIC_CLASSES]
+    tc_bw = [int(queues[tc]["bandwidth_percent"]) if tc in shared else 0 for tc in TRAFFIC_CLASSES]
+    return {"prio_tc": prio_tc, "tc_tsa": tc_tsa, "tc_bw": tc_bw, "default_traffic_class": default_class}
+
+
+def nic_cable_lengths(
+    fabric_value: Mapping[str, Any],
+    nics: Sequence[Mapping[str, Any]],
+    switch_ports: Mapping[str, Sequence[Mapping[str, Any]]],
+) -> dict[str, int]:
+    """netdev -> metres of cable to its leaf, read from the leaf's port in the inventory.
+
+    The inventory holds cable lengths on switch ports only (gpunet_ports[].cable_length_m, else
+    qos.pfc.cable_length_m): the same rule as the switch's own headroom (gpunet.model.build). A NIC
+    whose leaf or port `switch_ports` does not hold is left out, so the caller can say the length is
+    unknown instead of guessing one.
+    """
+    settings = fabric_settings(fabric_value)
+    lengths: dict[str, int] = {}
+    for nic in nics:
+        ports = switch_ports.get(str(nic.get("switch", ""))) or []
+        port = next((p for p in ports if p.get("name") == nic.get("switch_port")), None)
+        if port is not None:
+            lengths[str(nic["netdev"])] = port_cable_length_m(port, settings)
+    return lengths
 
 
 def nccl_environment(

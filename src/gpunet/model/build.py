@@ -8,7 +8,7 @@ from ipaddress import ip_interface
 from typing import Any
 
 from gpunet.model import crosschecks
-from gpunet.model.defaults import with_defaults
+from gpunet.model.defaults import port_cable_length_m, with_defaults
 from gpunet.model.errors import InventoryInvalidError, Problem
 from gpunet.model.fabric import (
     Ecn,
@@ -249,7 +249,6 @@ def _gpu_host(name: str, own: Mapping[str, Any]) -> tuple[GpuHost | None, list[P
 
 
 def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> Switch:
-    default_cable = settings["qos"]["pfc"]["cable_length_m"]
     ports = []
     for port in own["gpunet_ports"]:
         peer = None
@@ -261,7 +260,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
                 name=port["name"],
                 speed_gbps=port["speed_gbps"],
                 peer=peer,
-                cable_length_m=port.get("cable_length_m", default_cable),
+                cable_length_m=port_cable_length_m(port, settings),
                 mtu=port.get("mtu", settings["mtu"]),
                 lossless=port.get("lossless", peer is not None),
                 lanes=port.get("lanes"),

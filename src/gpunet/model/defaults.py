@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 FABRIC_DEFAULTS: dict[str, Any] = {
@@ -47,3 +48,12 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
         else:
             base[key] = copy.deepcopy(value)
     return base
+
+
+def port_cable_length_m(port: Mapping[str, Any], settings: Mapping[str, Any]) -> int:
+    """A switch port's cable length: its own `cable_length_m`, else the fabric's qos.pfc default.
+
+    The one rule for both ends of the cable: switch headroom (design/) and the host NIC's
+    `mlnx_qos --cable_len` (gpunet.hosts.settings.nic_cable_lengths) read it from here.
+    """
+    return int(port.get("cable_length_m", settings["qos"]["pfc"]["cable_length_m"]))

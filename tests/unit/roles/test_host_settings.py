@@ -12,6 +12,8 @@ from gpunet.hosts.settings import (
     interface_with_address,
     local_port_range,
     nccl_environment,
+    nic_cable_lengths,
+    nic_ets,
     roce_traffic_class,
 )
 
@@ -103,3 +105,76 @@ FACTS = {
 )
 def test_interface_with_address(address: str, expected: str) -> None:
     assert interface_with_address(FACTS, address) == expected
+
+
+def _queues(*queues: tuple[str, int, int | None]) -> dict[str, Any]:
+    return {
+        "queues": [
+            {
+                "name": name,
+                "traffic_class": tc,
+                **({"strict": True} if bw is None else {"bandwidth_percent": bw}),
+            }
+            for name, tc, bw in queues
+        ]
+    }
+
+
+@pytest.mark.parametrize(
+    ("qos", "prio_tc", "tc_tsa", "tc_bw"),
+    [
+        # The defaults: default 50 % on TC 0, RoCE 50 % on TC 3, CNP strict on TC 6; the rest in TC 0.
+        (
+            {},
+            [0, 0, 0, 3, 0, 0, 6, 0],
+            ["ets", "ets", "ets", "ets", "ets", "ets", "strict", "ets"],
+            [50, 0, 0, 50, 0, 0, 0, 0],
+        ),
+        # 70/30 with the CNP on TC 7: each share and the strict class follow the policy.
+        (
+            {"cnp_priority": 7, **_queues(("default", 0, 30), ("roce", 3, 70), ("cnp", 7, None))},
+            [0, 0, 0, 3, 0, 0, 0, 7],
+            ["ets", "ets", "ets", "ets", "ets", "ets", "ets", "strict"],
+            [30, 0, 0, 70, 0, 0, 0, 0],
+        ),
+        # No queue on TC 0: unused priorities go to the lowest shared queue that is not the lossless one.
+        (
+            _queues(("bulk", 1, 40), ("roce", 3, 60), ("cnp", 6, None)),
+            [1, 1, 1, 3, 1, 1, 6, 1],
+            ["ets", "ets", "ets", "ets", "ets", "ets", "strict", "ets"],
+            [0, 40, 0, 60, 0, 0, 0, 0],
+        ),
+        # Only RoCE shares: unused priorities go to a class no queue uses (ETS 0 %), never the lossless one.
+        (
+            _queues(("roce", 3, 100), ("cnp", 6, None)),
+            [0, 0, 0, 3, 0, 0, 6, 0],
+            ["ets", "ets", "ets", "ets", "ets", "ets", "strict", "ets"],
+            [0, 0, 0, 100, 0, 0, 0, 0],
+        ),
+    ],
+)
+def test_nic_ets_follows_the_queue_policy(
+    qos: dict[str, Any], prio_tc: list[int], tc_tsa: list[str], tc_bw: list[int]
+) -> None:
+    ets = nic_ets({**FABRIC, "qos": qos})
+    assert (ets["prio_tc"], ets["tc_tsa"], ets["tc_bw"]) == (prio_tc, tc_tsa, tc_bw)
+    assert sum(ets["tc_bw"]) == 100
+    assert all(bw == 0 for tsa, bw in zip(ets["tc_tsa"], ets["tc_bw"], strict=True) if tsa == "strict")
+
+
+def test_nic_ets_refuses_shares_that_do_not_sum_to_100() -> None:
+    with pytest.raises(ValueError, match=r"sum to 100 .* got 90"):
+        nic_ets({**FABRIC, "qos": _queues(("default", 0, 40), ("roce", 3, 50), ("cnp", 6, None))})
+
+
+def test_nic_cable_lengths_read_the_leaf_port_or_the_fabric_default() -> None:
+    nics = [
+        {"netdev": "rail0", "switch": "leaf01", "switch_port": "swp1"},
+        {"netdev": "rail1", "switch": "leaf01", "switch_port": "swp2"},
+        {"netdev": "rail2", "switch": "leaf09", "switch_port": "swp1"},  # leaf not in the inventory
+        {"netdev": "rail3", "switch": "leaf01", "switch_port": "swp9"},  # port the leaf does not list
+    ]
+    ports = {"leaf01": [{"name": "swp1", "cable_length_m": 3}, {"name": "swp2"}]}
+    fabric = {**FABRIC, "qos": {"pfc": {"cable_length_m": 30}}}
+    assert nic_cable_lengths(fabric, nics, ports) == {"rail0": 3, "rail1": 30}
+    assert nic_cable_lengths(FABRIC, nics, ports) == {"rail0": 3, "rail1": 100}  # the model's default
