@@ -6,7 +6,7 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 ---
 module: roce_qos
-short_description: Set DSCP trust, PFC, RoCE traffic class, RDMA-CM ToS/mode, DCQCN, MTU, pause on RDMA NICs
+short_description: Set DSCP trust, PFC, ETS, cable length, RoCE TC, RDMA-CM, DCQCN, MTU, pause on RDMA NICs
 version_added: "0.1.0"
 description:
   - Reads the current state of every listed NIC first (C(mlnx_qos) or iproute2 C(dcb), sysfs,
@@ -59,6 +59,34 @@ options:
     description: 802.3x global pause; off when PFC is on.
     type: bool
     default: false
+  prio_tc:
+    description:
+      - Traffic class of each priority 0-7 (C(mlnx_qos --prio_tc), C(dcb ets set ... prio-tc)); empty leaves
+        the NIC's map alone. mlx5's factory map puts priority 0 on TC 1 and priority 1 on TC 0.
+    type: list
+    elements: int
+    default: []
+  tc_tsa:
+    description:
+      - Transmission selection of each traffic class 0-7, C(strict), C(ets) or C(vendor) (C(mlnx_qos --tsa),
+        C(dcb ets set ... tc-tsa)); empty leaves ETS alone. Needs I(tc_bw).
+    type: list
+    elements: str
+    default: []
+  tc_bw:
+    description:
+      - ETS bandwidth percent of each traffic class 0-7 (C(mlnx_qos --tcbw), C(dcb ets set ... tc-bw)); the
+        C(ets) classes must sum to 100 and every other class must be 0 (mlnx_qos and the mlx5 driver refuse
+        anything else).
+    type: list
+    elements: int
+    default: []
+  cable_length_m:
+    description:
+      - Metres of cable between each NIC and its leaf, by netdev, for the PFC headroom (C(mlnx_qos --pfc ...
+        --cable_len N)); unset leaves every NIC's cable length alone. A listed NIC missing from it is
+        reported NOT APPLIED (unknown length). iproute2 C(dcb) has no cable length: NOT APPLIED there.
+    type: dict
   tool:
     description: C(auto) picks C(mlnx_qos) for mlx5_core NICs where installed, else C(dcb).
     type: str
@@ -90,6 +118,10 @@ EXAMPLES = r"""
     cnp_dscp: 48
     cnp_priority: 6
     mtu: 9000
+    prio_tc: [0, 0, 0, 3, 0, 0, 6, 0]
+    tc_tsa: [ets, ets, ets, ets, ets, ets, strict, ets]
+    tc_bw: [50, 0, 0, 50, 0, 0, 0, 0]
+    cable_length_m: {rail0: 3}
 """
 
 RETURN = r"""
@@ -130,10 +162,15 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
+from typing import Any  # noqa: E402
 
 Runner = Callable[[list[str]], tuple[int, str, str]]
 
 ROCE_V2 = "RoCE v2"
+TSA_NAMES = ("strict", "ets", "vendor")  # mlnx_qos --tsa; dcb also knows cbs, which gpunet never sets
+# mlx5 keeps a cable length only from 1 to 999 m and drops any other without an error
+# (drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c: mlx5e_dcbnl_ieee_setpfc, MLX5E_MAX_CABLE_LENGTH 1000).
+MLX5_MAX_CABLE_LENGTH_M = 999
 
 
 class NicError(Exception):
@@ -152,10 +189,48 @@ class Desired:
     mtu: int = 0
     global_pause: bool = False
     rdma_port: int = 1
+    prio_tc: list[int] = field(default_factory=list)  # empty: leave the NIC's map alone
+    tc_tsa: list[str] = field(default_factory=list)  # empty (with tc_bw): leave ETS alone
+    tc_bw: list[int] = field(default_factory=list)
+    cable_length_m: dict[str, int] | None = None  # netdev -> metres; None: leave cable lengths alone
 
     @property
     def pfc_vector(self) -> list[int]:
         return [1 if p in self.lossless_priorities else 0 for p in range(8)]
+
+    @property
+    def ets(self) -> dict[int, tuple[str, int]]:
+        """Wanted (TSA, bandwidth) per traffic class; empty when ETS is left alone."""
+        return {tc: (tsa, bw) for tc, (tsa, bw) in enumerate(zip(self.tc_tsa, self.tc_bw, strict=False))}
+
+
+def ets_problems(want: Desired) -> list[str]:
+    """What mlnx_qos, iproute2 dcb or mlx5 would refuse in the wanted map, ETS and lengths, before any NIC."""
+    problems = []
+    if want.prio_tc and (len(want.prio_tc) != 8 or not all(0 <= tc <= 7 for tc in want.prio_tc)):
+        problems.append(f"prio_tc needs 8 traffic classes 0-7 (priorities 0-7), got {want.prio_tc}")
+    if bool(want.tc_tsa) != bool(want.tc_bw):
+        problems.append("tc_tsa and tc_bw go together: mlnx_qos checks --tcbw against --tsa")
+    elif want.tc_tsa:
+        if len(want.tc_tsa) != 8 or any(tsa not in TSA_NAMES for tsa in want.tc_tsa):
+            problems.append(f"tc_tsa needs 8 of {', '.join(TSA_NAMES)}, got {want.tc_tsa}")
+        if len(want.tc_bw) != 8 or not all(0 <= bw <= 100 for bw in want.tc_bw):
+            problems.append(f"tc_bw needs 8 percentages 0-100, got {want.tc_bw}")
+        elif len(want.tc_tsa) == 8:
+            # mlnx_qos: "ETS BW for a strict/vendor TC must be 0"; mlx5e_dbcnl_validate_ets and
+            # iproute2 dcb_ets_validate_bw: the shares total 100 where any class is ETS.
+            others = [tc for tc, tsa in enumerate(want.tc_tsa) if tsa != "ets" and want.tc_bw[tc]]
+            if others:
+                problems.append(f"tc_bw must be 0 for strict/vendor traffic classes {others}: {want.tc_bw}")
+            total = sum(bw for tsa, bw in zip(want.tc_tsa, want.tc_bw, strict=True) if tsa == "ets")
+            if "ets" in want.tc_tsa and total != 100:
+                problems.append(
+                    f"tc_bw of the ets traffic classes must sum to 100, got {total}: {want.tc_bw}"
+                )
+    for netdev, length in (want.cable_length_m or {}).items():
+        if not isinstance(length, int) or isinstance(length, bool) or length < 1:
+            problems.append(f"cable_length_m[{netdev}] must be a whole number of metres >= 1, got {length!r}")
+    return problems
 
 
 @dataclass
@@ -236,6 +311,63 @@ def parse_mlnx_qos(text: str) -> tuple[str, list[int], dict[int, int]]:
     if not trust_match or not pfc_match:
         raise ValueError("no 'Priority trust state' or PFC 'enabled' line in mlnx_qos output")
     return trust_match.group(1), [int(v) for v in pfc_match.group(1).split()], dscp_priority
+
+
+@dataclass
+class EtsState:
+    """What a NIC reports of its priority -> traffic class map, ETS and cable length."""
+
+    prio_tc: list[int | None]  # by priority; None where the output lists the priority under no class
+    tcs: dict[int, tuple[str, int]]  # traffic class -> (TSA, ETS bandwidth; 0 unless ets), as printed
+    cable_length_m: int | None = None
+
+
+# mlnx_qos prints each traffic class that holds a priority as "tc: 3 ratelimit: unlimited, tsa: ets, bw: 50%"
+# ("tsa: strict" / "tsa: vendor" without bw), then its priorities: one "priority:  3" line each (mlnx-tools
+# python/mlnx_qos pretty_print) or all on one line (older releases); and "Cable len: 7", the PFC delay
+# the driver reports (0 where mlx5 has no port buffer control). The host cannot import gpunet, so this
+# mirrors src/gpunet/validate/parsers/mlnx_qos.py, which reads the same lines of collected output.
+_MLNX_TC = re.compile(r"^tc:\s*(\d)\s+ratelimit:\s*[^,]+,\s*tsa:\s*([a-z]+)(?:,\s*bw:\s*(\d+)%)?")
+_MLNX_TC_PRIORITIES = re.compile(r"^priority:\s*([0-7](?:\s+[0-7])*)\s*$")
+
+
+def parse_mlnx_qos_ets(text: str) -> EtsState:
+    state = EtsState(prio_tc=[None] * 8, tcs={})
+    current: int | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if match := _MLNX_TC.match(line):
+            current = int(match.group(1))
+            state.tcs[current] = (match.group(2), int(match.group(3) or 0))
+        elif current is not None and (match := _MLNX_TC_PRIORITIES.match(line)):
+            for prio in match.group(1).split():
+                state.prio_tc[int(prio)] = current
+        elif match := re.match(r"^Cable len:\s*(\d+)", line):
+            state.cable_length_m = int(match.group(1))
+    return state
+
+
+# `dcb ets show dev X prio-tc tc-tsa tc-bw` (iproute2 dcb/dcb_ets.c, dcb_print_named_array): one line
+# each, "prio-tc 0:1 1:0 2:2 ...", "tc-tsa 0:vendor 1:ets ...", "tc-bw 0:100 1:0 ...", all 8 entries.
+def parse_dcb_ets(text: str) -> EtsState:
+    fields: dict[str, dict[int, str]] = {}
+    for line in text.splitlines():
+        words = line.split()
+        if words and words[0] in ("prio-tc", "tc-tsa", "tc-bw"):
+            fields[words[0]] = {int(k): v for k, v in (w.split(":", 1) for w in words[1:] if ":" in w)}
+    if set(fields) != {"prio-tc", "tc-tsa", "tc-bw"}:
+        raise ValueError(f"no prio-tc, tc-tsa and tc-bw lines in dcb ets output: {text.strip()!r}")
+    tsa, bw = fields["tc-tsa"], fields["tc-bw"]
+    return EtsState(
+        prio_tc=[int(fields["prio-tc"][p]) if p in fields["prio-tc"] else None for p in range(8)],
+        tcs={tc: (tsa[tc], int(bw.get(tc, 0)) if tsa[tc] == "ets" else 0) for tc in sorted(tsa)},
+    )
+
+
+# `dcb pfc show dev X delay`: "delay 7" (dcb_pfc.c, dcb_pfc_print_delay).
+def parse_dcb_delay(text: str) -> int | None:
+    match = re.search(r"\bdelay\s+(\d+)", text)
+    return int(match.group(1)) if match else None
 
 
 # dcb output: "prio-pfc 0:off 1:off 2:off 3:on ..." and "dscp-prio 26:3 48:6".
@@ -324,9 +456,9 @@ def plan_nic(host: Host, nic: dict[str, str], want: Desired, tool: str) -> NicPl
         raise NicError(_missing_device_message(host, device, netdev))
     plan = NicPlan(netdev=netdev, tool=choose_tool(host, netdev, tool))
     if plan.tool == "mlnx_qos":
-        _plan_mlnx_qos(host, netdev, want, plan)
+        _plan_mlnx_qos(host, nic, want, plan)
     else:
-        _plan_dcb(host, netdev, want, plan)
+        _plan_dcb(host, nic, want, plan)
     _plan_pause(host, netdev, want, plan)
     _plan_mtu(host, netdev, want, plan)
     _plan_traffic_class(host, netdev, device, want, plan)
@@ -356,11 +488,14 @@ def _missing_device_message(host: Host, device: str, netdev: str) -> str:
     )
 
 
-def _plan_mlnx_qos(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
+def _plan_mlnx_qos(host: Host, nic: dict[str, str], want: Desired, plan: NicPlan) -> None:
+    netdev = nic["netdev"]
+    shown = host.check(["mlnx_qos", "-i", netdev], f"{netdev} QoS")
     try:
-        trust, pfc, dscp_priority = parse_mlnx_qos(host.check(["mlnx_qos", "-i", netdev], f"{netdev} QoS"))
+        trust, pfc, dscp_priority = parse_mlnx_qos(shown)
     except ValueError as error:
         raise NicError(f"{netdev}: cannot read mlnx_qos output: {error}") from error
+    ets = parse_mlnx_qos_ets(shown)
     if trust != "dscp":
         plan.steps.append(
             Step(netdev, "trust", trust, "dscp", argv=["mlnx_qos", "-i", netdev, "--trust", "dscp"])
@@ -372,15 +507,113 @@ def _plan_mlnx_qos(host: Host, netdev: str, want: Desired, plan: NicPlan) -> Non
                 Step(netdev, f"dscp {dscp} priority", str(dscp_priority.get(dscp)), str(prio), argv)
             )
     vector = ",".join(map(str, want.pfc_vector))
+    # mlnx_qos passes --cable_len to the kernel together with the PFC vector, and a --cable_len
+    # without --pfc sends an all-off vector (mlnx-tools python/mlnx_qos: set_ieee_pfc(_pfc_en=pfc_en,
+    # _delay=pfc_delay), pfc_en 0 unless --pfc), so the cable length always travels with --pfc.
+    cable = _mlnx_cable_length(nic, want, ets, plan)
+    cable_args = ["--cable_len", str(cable)] if cable is not None else []
+    pfc_step = None
     if pfc != want.pfc_vector:
-        argv = ["mlnx_qos", "-i", netdev, "--pfc", vector]
-        plan.steps.append(Step(netdev, "pfc", ",".join(map(str, pfc)), vector, argv))
-    plan.boot_commands.append(shlex.join(["mlnx_qos", "-i", netdev, "--trust", "dscp", "--pfc", vector]))
+        argv = ["mlnx_qos", "-i", netdev, "--pfc", vector, *cable_args]
+        pfc_step = Step(netdev, "pfc", ",".join(map(str, pfc)), vector, argv)
+        plan.steps.append(pfc_step)
+    if cable is not None and ets.cable_length_m != cable:
+        argv = None if pfc_step else ["mlnx_qos", "-i", netdev, "--pfc", vector, *cable_args]
+        plan.steps.append(Step(netdev, "cable_len", f"{ets.cable_length_m} m", f"{cable} m", argv))
+    boot = ["mlnx_qos", "-i", netdev, "--trust", "dscp", "--pfc", vector, *cable_args]
+    plan.boot_commands.append(shlex.join(boot))
     for dscp, prio in sorted(want.dscp_priority.items()):
         plan.boot_commands.append(shlex.join(["mlnx_qos", "-i", netdev, "--dscp2prio", f"set,{dscp},{prio}"]))
+    # mlnx-tools python/mlnx_qos: --prio_tc, --tsa and --tcbw take 8 comma-separated values each and
+    # go to the kernel in one set_ieee_ets; --tcbw is checked against the --tsa of the same call (else
+    # the NIC's current TSA: mlx5's factory "vendor" refuses any bandwidth).
+    argv = ["mlnx_qos", "-i", netdev]
+    if want.prio_tc:
+        argv += ["--prio_tc", ",".join(map(str, want.prio_tc))]
+    if want.tc_tsa:
+        argv += ["--tsa", ",".join(want.tc_tsa), "--tcbw", ",".join(map(str, want.tc_bw))]
+    # mlnx_qos prints only the classes that hold a priority (without -a), so ETS is compared on
+    # those; a class that holds none carries no traffic.
+    _plan_ets(netdev, want, ets, plan, argv, compared=None)
 
 
-def _plan_dcb(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
+def _mlnx_cable_length(nic: dict[str, str], want: Desired, ets: EtsState, plan: NicPlan) -> int | None:
+    """The cable length to set on this NIC, or None (left alone, or NOT APPLIED with the reason)."""
+    netdev = nic["netdev"]
+    length = _wanted_cable_length(nic, want, plan)
+    if length is None:
+        return None
+    if length > MLX5_MAX_CABLE_LENGTH_M:
+        plan.not_applied.append(
+            f"{netdev} cable length {length} m: mlx5 keeps only 1-{MLX5_MAX_CABLE_LENGTH_M} m and drops a"
+            " longer one without an error (en_dcbnl.c, MLX5E_MAX_CABLE_LENGTH); the headroom stays at the"
+            f" NIC's {ets.cable_length_m} m"
+        )
+        return None
+    if not ets.cable_length_m:
+        plan.not_applied.append(
+            f"{netdev} cable length {length} m: mlnx_qos shows no cable length (Cable len:"
+            f" {ets.cable_length_m}): the driver reports none where the NIC has no port buffer control;"
+            " the firmware's headroom applies"
+        )
+        return None
+    return length
+
+
+def _wanted_cable_length(nic: dict[str, str], want: Desired, plan: NicPlan) -> int | None:
+    """This NIC's cable length from cable_length_m; None where it is left alone or not known (NOT APPLIED)."""
+    if want.cable_length_m is None:
+        return None
+    netdev = nic["netdev"]
+    if netdev not in want.cable_length_m:
+        leaf = (
+            f" ({nic['switch']}:{nic['switch_port']})" if nic.get("switch") and nic.get("switch_port") else ""
+        )
+        plan.not_applied.append(
+            f"{netdev} cable length: unknown, the inventory holds no cable length for its leaf port{leaf}"
+            " (gpunet_ports[].cable_length_m or qos.pfc.cable_length_m); the NIC keeps its own"
+        )
+        return None
+    return int(want.cable_length_m[netdev])
+
+
+def _ets_text(tcs: dict[int, tuple[str, int]], classes: list[int]) -> str:
+    def one(tc: int) -> str:
+        if tc not in tcs:
+            return f"{tc}:?"
+        tsa, bw = tcs[tc]
+        return f"{tc}:{tsa} {bw}%" if tsa == "ets" else f"{tc}:{tsa}"
+
+    return ", ".join(one(tc) for tc in classes)
+
+
+def _plan_ets(
+    netdev: str, want: Desired, now: EtsState, plan: NicPlan, argv: list[str], compared: list[int] | None
+) -> None:
+    """One command sets the map and ETS; the steps say which of the two differs.
+
+    `compared`: the traffic classes whose TSA and bandwidth are read back (None: those holding a priority).
+    """
+    if not want.prio_tc and not want.tc_tsa:
+        return
+    steps = []
+    if want.prio_tc and now.prio_tc != want.prio_tc:
+        before = ",".join("?" if tc is None else str(tc) for tc in now.prio_tc)
+        steps.append(Step(netdev, "prio_tc", before, ",".join(map(str, want.prio_tc))))
+    if want.tc_tsa:
+        holding = want.prio_tc or [tc for tc in now.prio_tc if tc is not None]
+        classes = compared if compared is not None else sorted(set(holding))
+        wanted = {tc: (tsa, bw if tsa == "ets" else 0) for tc, (tsa, bw) in want.ets.items()}
+        if any(now.tcs.get(tc) != wanted[tc] for tc in classes):
+            steps.append(Step(netdev, "ets", _ets_text(now.tcs, classes), _ets_text(wanted, classes)))
+    if steps:
+        steps[0].argv = argv
+        plan.steps.extend(steps)
+    plan.boot_commands.append(shlex.join(argv))
+
+
+def _plan_dcb(host: Host, nic: dict[str, str], want: Desired, plan: NicPlan) -> None:
+    netdev = nic["netdev"]
     pfc = parse_dcb_pfc(host.check(["dcb", "pfc", "show", "dev", netdev, "prio-pfc"], f"{netdev} PFC"))
     shown = host.check(["dcb", "app", "show", "dev", netdev, "dscp-prio"], f"{netdev} DSCP map")
     try:
@@ -401,8 +634,65 @@ def _plan_dcb(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
         before = " ".join(f"{d}:{dscp_priority.get(d)}" for d in missing)
         plan.steps.append(Step(netdev, "dscp map", before, " ".join(map_args), argv))
     all_map = [f"{d}:{p}" for d, p in sorted(want.dscp_priority.items())]
-    plan.boot_commands.append(shlex.join(["dcb", "pfc", "set", "dev", netdev, "prio-pfc", *pfc_args]))
+    delay = _plan_dcb_cable_length(host, nic, want, plan)
+    delay_args = ["delay", str(delay)] if delay is not None else []
+    boot_pfc = ["dcb", "pfc", "set", "dev", netdev, "prio-pfc", *pfc_args, *delay_args]
+    plan.boot_commands.append(shlex.join(boot_pfc))
     plan.boot_commands.append(shlex.join(["dcb", "app", "replace", "dev", netdev, "dscp-prio", *all_map]))
+    if want.prio_tc or want.tc_tsa:
+        read = ["dcb", "ets", "show", "dev", netdev, "prio-tc", "tc-tsa", "tc-bw"]
+        shown = host.check(read, f"{netdev} ETS")
+        try:
+            ets = parse_dcb_ets(shown)
+        except ValueError as error:
+            raise NicError(f"{netdev}: cannot read dcb output: {error}") from error
+        # iproute2 dcb-ets(8): `dcb ets set dev X prio-tc P:TC... tc-tsa TC:TSA... tc-bw TC:BW...`. dcb
+        # starts from the NIC's current ETS and refuses a result whose tc-bw do not total 100 (dcb_ets.c
+        # dcb_ets_validate_bw): mlx5's factory state (8 vendor classes at 100 %) fails that, so the map and
+        # ETS go in one command.
+        argv = ["dcb", "ets", "set", "dev", netdev]
+        if want.prio_tc:
+            argv += ["prio-tc", *[f"{prio}:{tc}" for prio, tc in enumerate(want.prio_tc)]]
+        if want.tc_tsa:
+            argv += ["tc-tsa", *[f"{tc}:{tsa}" for tc, tsa in enumerate(want.tc_tsa)]]
+            argv += ["tc-bw", *[f"{tc}:{bw}" for tc, bw in enumerate(want.tc_bw)]]
+        _plan_ets(netdev, want, ets, plan, argv, compared=list(range(8)))
+
+
+def _plan_dcb_cable_length(host: Host, nic: dict[str, str], want: Desired, plan: NicPlan) -> int | None:
+    """mlx5 through dcb: the PFC `delay` field, which mlx5 reads as the cable length in metres.
+
+    iproute2 dcb has no cable-length setting: `dcb pfc set ... delay N` fills struct ieee_pfc's delay,
+    802.1Qaz's allowance in bit times (dcb/dcb_pfc.c), and `dcb buffer` sets buffer sizes, another knob.
+    mlx5 alone takes that delay as metres of cable (en_dcbnl.c mlx5e_dcbnl_ieee_setpfc: cable_len =
+    pfc->delay; mlnx_qos --cable_len fills the same field), so only mlx5 gets it; others: NOT APPLIED.
+    """
+    netdev = nic["netdev"]
+    length = _wanted_cable_length(nic, want, plan)
+    if length is None:
+        return None
+    driver = host.driver(netdev)
+    if driver != "mlx5_core":
+        plan.not_applied.append(
+            f"{netdev} cable length {length} m: iproute2 dcb has no cable-length setting (its pfc delay is"
+            f" 802.1Qaz's delay allowance in bit times, which only mlx5 reads as metres; dcb buffer sets"
+            f" buffer sizes, another knob); the {driver or 'unknown'} driver's own headroom applies"
+        )
+        return None
+    read = ["dcb", "pfc", "show", "dev", netdev, "delay"]
+    current = parse_dcb_delay(host.check(read, f"{netdev} PFC delay"))
+    if length > MLX5_MAX_CABLE_LENGTH_M or not current:
+        why = (
+            f"mlx5 keeps only 1-{MLX5_MAX_CABLE_LENGTH_M} m (en_dcbnl.c, MLX5E_MAX_CABLE_LENGTH)"
+            if length > MLX5_MAX_CABLE_LENGTH_M
+            else f"the driver reports no cable length (delay {current}: no port buffer control)"
+        )
+        plan.not_applied.append(f"{netdev} cable length {length} m: {why}; the NIC's own headroom applies")
+        return None
+    if current != length:
+        argv = ["dcb", "pfc", "set", "dev", netdev, "delay", str(length)]
+        plan.steps.append(Step(netdev, "cable_len", f"{current} m", f"{length} m", argv))
+    return length
 
 
 def _plan_pause(host: Host, netdev: str, want: Desired, plan: NicPlan) -> None:
@@ -529,6 +819,11 @@ def configure(
     }
 
 
+def _lengths(value: dict[str, Any]) -> dict[str, Any]:
+    """Templated metres may arrive as strings ("3"); anything else stays for ets_problems to name."""
+    return {str(k): int(v) if isinstance(v, str) and v.isdigit() else v for k, v in value.items()}
+
+
 def main() -> None:
     from ansible.module_utils.basic import AnsibleModule
 
@@ -544,6 +839,10 @@ def main() -> None:
             "roce_v2": {"type": "bool", "default": True},
             "mtu": {"type": "int", "default": 0},
             "global_pause": {"type": "bool", "default": False},
+            "prio_tc": {"type": "list", "elements": "int", "default": []},
+            "tc_tsa": {"type": "list", "elements": "str", "default": []},
+            "tc_bw": {"type": "list", "elements": "int", "default": []},
+            "cable_length_m": {"type": "dict"},
             "tool": {"type": "str", "choices": ["auto", "mlnx_qos", "dcb"], "default": "auto"},
             "rdma_port": {"type": "int", "default": 1},
             "sysfs_root": {"type": "path", "default": "/sys"},
@@ -566,7 +865,14 @@ def main() -> None:
         mtu=p["mtu"],
         global_pause=p["global_pause"],
         rdma_port=p["rdma_port"],
+        prio_tc=p["prio_tc"],
+        tc_tsa=p["tc_tsa"],
+        tc_bw=p["tc_bw"],
+        cable_length_m=None if p["cable_length_m"] is None else _lengths(p["cable_length_m"]),
     )
+    problems = ets_problems(want)
+    if problems:
+        module.fail_json(msg="; ".join(problems))
     host = Host(p["sysfs_root"], p["configfs_root"])
     try:
         result = configure(host, p["nics"], want, p["tool"], module.check_mode)
