@@ -107,6 +107,12 @@ VENDOR_FACTS: dict[str, dict[str, Any]] = {
         "components": [],
         "source": f"{DRIVER_GUIDE} (Ubuntu); {CUDA_REPOS}ubuntu2404/",
     },
+    "ubuntu2604": {
+        "folder": "ubuntu2604",
+        "key": "3bf863cc.pub",
+        "components": [],
+        "source": f"{DRIVER_GUIDE} (Ubuntu: network repository, $distro ubuntu2604; listed from 610)",
+    },
     "debian13": {
         "folder": "debian13",
         "key": "3bf863cc.pub",

@@ -10,13 +10,16 @@ from gpunet.hosts.published_versions import (
     cuda_driver_problem,
     cuda_published_problem,
     driver_branch_problem,
+    nvidia_repo_folder,
     pin_problem,
+    release_defaults,
     releases,
     repository_versions,
     series,
 )
 from tests.conftest import REPO_ROOT
-from tests.unit.roles.templar import render_value
+from tests.unit.roles.distro_facts import facts
+from tests.unit.roles.templar import render_value, role_defaults
 
 
 @pytest.mark.parametrize(
@@ -62,26 +65,67 @@ def test_every_fact_in_the_release_table_names_its_source() -> None:
 def test_claimed_distributions_are_the_release_tables() -> None:
     claimed = yaml.safe_load((REPO_ROOT / "roles/nvidia_repo/vars/claimed.yml").read_text())
     assert claimed["nvidia_repo_claimed_folders"] == claimed_folders()
+    assert "ubuntu2604" in claimed_folders()
     refused = [f for f, row in releases()["distributions"].items() if not row["claimed"]]
-    assert refused == ["ubuntu2604"]
     assert all(releases()["distributions"][f].get("refused") for f in refused)
 
 
-def _role_default(role: str, name: str) -> str:
-    return str(yaml.safe_load((REPO_ROOT / "roles" / role / "defaults/main.yml").read_text())[name])
+def _role_default(role: str, name: str, folder: str) -> str:
+    """A role's default as Ansible renders it on a host of NVIDIA folder `folder`."""
+    defaults = role_defaults(REPO_ROOT / "roles" / role)
+    return str(render_value(defaults[name], defaults | {"nvidia_repo_os_folder": folder})).strip()
 
 
-def test_role_defaults_are_the_release_tables_defaults() -> None:
-    defaults = releases()["defaults"]
-    assert _role_default("nvidia_driver", "nvidia_driver_branch") == defaults["driver_branch"]
-    assert _role_default("cuda_toolkit", "cuda_toolkit_version") == defaults["cuda"]
-    assert _role_default("nccl", "nccl_version") == defaults["nccl"]
-    assert _role_default("nccl_tests", "nccl_tests_version") == defaults["nccl_tests"]
+@pytest.mark.parametrize("folder", claimed_folders())
+def test_role_defaults_are_the_release_tables_defaults_for_each_folder(folder: str) -> None:
+    chosen = release_defaults(folder)
+    assert _role_default("nvidia_driver", "nvidia_driver_branch", folder) == chosen["driver_branch"]
+    assert _role_default("cuda_toolkit", "cuda_toolkit_version", folder) == chosen["cuda"]
+    assert _role_default("nccl", "nccl_version", folder) == chosen["nccl"]
+    assert _role_default("nccl_tests", "nccl_tests_version", folder) == chosen["nccl_tests"]
+    cuda_series = ".".join(chosen["cuda"].split(".")[:2])
+    assert _role_default("nccl", "nccl_cuda_version", folder) == cuda_series
 
 
-# The defaults must hold together on every claimed distribution; the old ones did not.
+@pytest.mark.parametrize(
+    ("folder", "branch", "cuda"),
+    [("ubuntu2204", "580", "13.0.2"), ("debian12", "580", "13.0.2"), ("rhel10", "580", "13.0.2"),
+     ("ubuntu2604", "620", "13.2.0")],
+)  # fmt: skip
+def test_per_folder_defaults(folder: str, branch: str, cuda: str) -> None:
+    assert release_defaults(folder)["driver_branch"] == branch
+    assert release_defaults(folder)["cuda"] == cuda
+
+
+def test_the_role_default_follows_the_hosts_facts_where_the_folder_is_not_known_yet() -> None:
+    defaults = role_defaults(REPO_ROOT / "roles/nvidia_driver")
+    for distro, branch in (("ubuntu2604", "620"), ("ubuntu2404", "580"), ("rocky10", "580")):
+        assert (
+            render_value(defaults["nvidia_driver_branch"], defaults | {"ansible_facts": facts(distro)})
+            == branch
+        )
+
+
+@pytest.mark.parametrize(
+    ("distro", "folder"),
+    [("ubuntu2204", "ubuntu2204"), ("ubuntu2604", "ubuntu2604"), ("debian13", "debian13"),
+     ("rocky9", "rhel9"),
+     ("rhel10", "rhel10"), ("rocky10", "rhel10")],
+)  # fmt: skip
+def test_nvidia_folder_from_facts(distro: str, folder: str) -> None:
+    assert nvidia_repo_folder(facts(distro)) == folder
+
+
+# The defaults must hold together on every claimed distribution; the old ones did not, and one set
+# for every folder no longer can: ubuntu2604 has no branch below 590 and no CUDA before 13.2.
 DEFAULT_SETS = [
-    ({"driver_branch": "580", "cuda": "13.0.2", "nccl_tests": "2.19.6"}, []),
+    (
+        {"driver_branch": "580", "cuda": "13.0.2", "nccl_tests": "2.19.6"},
+        [
+            "NVIDIA publishes driver branch 590 or later for ubuntu2604, not 580",
+            "CUDA 13.0.2 is not published for ubuntu2604",
+        ],
+    ),
     (
         {"driver_branch": "550", "cuda": "12.4.1", "nccl_tests": "2.13.11"},
         [
@@ -89,23 +133,27 @@ DEFAULT_SETS = [
             "NVIDIA publishes driver branch 580 or later for debian13",
         ],
     ),
-    ({"driver_branch": "580", "cuda": "13.0.2", "nccl_tests": "2.12.0"}, ["nccl-tests 2.12.0 was not built"]),
-    ({"driver_branch": "575", "cuda": "13.0.2", "nccl_tests": "2.19.6"}, ["CUDA 13.0.2 needs driver"]),
+    ({"driver_branch": "620", "cuda": "13.2.0", "nccl_tests": "2.12.0"}, ["nccl-tests 2.12.0 was not built"]),
+    ({"driver_branch": "575", "cuda": "13.2.0", "nccl_tests": "2.19.6"}, ["CUDA 13.2.0 needs driver"]),
+    # one set that would hold everywhere, but would move every other folder off 580 and 13.0.2
+    ({"driver_branch": "620", "cuda": "13.2.0", "nccl_tests": "2.19.6"}, []),
 ]
 
 
-def default_set_problems(chosen: dict[str, str]) -> list[str]:
-    problems = []
-    for folder in claimed_folders():
-        problems += [
-            cuda_published_problem(folder, chosen["cuda"]),
-            driver_branch_problem(folder, chosen["driver_branch"]),
-        ]
-    problems.append(cuda_driver_problem(chosen["cuda"], chosen["driver_branch"]))
+def set_problems(folder: str, chosen: dict[str, str]) -> list[str]:
+    problems = [
+        cuda_published_problem(folder, chosen["cuda"]),
+        driver_branch_problem(folder, chosen["driver_branch"]),
+        cuda_driver_problem(chosen["cuda"], chosen["driver_branch"]),
+    ]
     built = releases()["cuda_majors"][str(series(chosen["cuda"])[0])].get("built_nccl_tests", [])
     if chosen["nccl_tests"] not in built:
         problems.append(f"nccl-tests {chosen['nccl_tests']} was not built here with CUDA {chosen['cuda']}")
     return [problem for problem in problems if problem]
+
+
+def default_set_problems(chosen: dict[str, str]) -> list[str]:
+    return [problem for folder in claimed_folders() for problem in set_problems(folder, chosen)]
 
 
 @pytest.mark.parametrize(("chosen", "expected"), DEFAULT_SETS)
@@ -118,9 +166,10 @@ def test_a_default_set_holds_on_every_claimed_distribution(
     assert bool(problems) is bool(expected)
 
 
-def test_the_shipped_defaults_hold_on_every_claimed_distribution() -> None:
-    assert default_set_problems(releases()["defaults"] | {}) == []
-    assert series(releases()["defaults"]["cuda"]) >= (13, 0)
+@pytest.mark.parametrize("folder", claimed_folders())
+def test_the_shipped_defaults_hold_on_every_claimed_distribution(folder: str) -> None:
+    assert set_problems(folder, release_defaults(folder)) == []
+    assert series(release_defaults(folder)["cuda"]) >= (13, 0)
 
 
 MADISON = """\

@@ -9,17 +9,18 @@ from typing import Any
 import pytest
 import yaml
 
+from gpunet.hosts import published_versions
 from tests.conftest import REPO_ROOT
 from tests.unit.roles.distro_facts import facts
 from tests.unit.roles.templar import render_value, role_defaults, role_vars
 
-# Facts of the distribution NVIDIA publishes a repository for that the roles do not handle yet, and
-# of one NVIDIA has none for, as `setup` reports them.
+# Facts of a distribution NVIDIA has no repository for, and of a future one the release table could
+# list unclaimed, as `setup` reports them.
 UNCLAIMED = {
-    "ubuntu2604": {"os_family": "Debian", "distribution": "Ubuntu", "distribution_version": "26.04",
-                   "distribution_major_version": "26", "distribution_release": "resolute"},
     "sles15": {"os_family": "Suse", "distribution": "SLES", "distribution_version": "15.6",
                "distribution_major_version": "15", "distribution_release": ""},
+    "ubuntu2804": {"os_family": "Debian", "distribution": "Ubuntu", "distribution_version": "28.04",
+                   "distribution_major_version": "28", "distribution_release": "future"},
 }  # fmt: skip
 FAMILY_VARS = {"Debian": "Debian", "RedHat": "RedHat"}
 
@@ -50,7 +51,9 @@ def repo_values(ansible_facts: dict[str, Any], **overrides: Any) -> dict[str, An
 REFUSE_DISTRO = "Refuse a distribution the host roles are not built for"
 
 
-CLAIMED = ["debian12", "debian13", "ubuntu2204", "ubuntu2404", "rhel9", "rocky9", "rhel10", "rocky10"]
+CLAIMED = [
+    "debian12", "debian13", "ubuntu2204", "ubuntu2404", "ubuntu2604", "rhel9", "rocky9", "rhel10", "rocky10",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("distro", CLAIMED)
@@ -74,11 +77,24 @@ def refusal(ansible_facts: dict[str, Any]) -> str:
     return " ".join(render_value(found["ansible.builtin.assert"]["fail_msg"], values).split())
 
 
-def test_ubuntu2604_is_refused_with_the_reason_the_release_table_gives() -> None:
-    message = refusal({**UNCLAIMED["ubuntu2604"], "architecture": "x86_64"})
-    assert "(ubuntu2604)" in message
-    assert "only driver branches 590 and later for Ubuntu 26.04" in message
-    assert "Nothing was changed" in message
+def test_ubuntu2604_is_claimed_now() -> None:
+    assert (
+        "ubuntu2604" in role_vars(REPO_ROOT / "roles/nvidia_repo", "claimed")["nvidia_repo_claimed_folders"]
+    )
+    assert published_versions.distro_refusal("ubuntu2604") == ""
+
+
+def test_an_unclaimed_folder_is_refused_with_the_reason_the_release_table_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = published_versions.releases()
+    row = {"claimed": False, "family": "Debian", "refused": "its driver packages are not built here yet"}
+    unclaimed = {**table, "distributions": {**table["distributions"], "ubuntu2804": row}}
+    monkeypatch.setattr(published_versions, "releases", lambda: unclaimed)
+    message = refusal({**UNCLAIMED["ubuntu2804"], "architecture": "x86_64"})
+    assert "(ubuntu2804)" in message
+    assert ": its driver packages are not built here yet. Nothing was changed" in message
+    assert "ubuntu2604" in message  # the claimed list it names
 
 
 def driver_values(distro: str, **overrides: Any) -> dict[str, Any]:
