@@ -6,12 +6,15 @@ import pytest
 import yaml
 
 from gpunet.hosts.published_versions import (
+    apt_driver_packages,
     claimed_folders,
     cuda_driver_problem,
     cuda_published_problem,
     driver_branch_problem,
+    kernel_modules_problem,
     nvidia_repo_folder,
     pin_problem,
+    pinning_problem,
     release_defaults,
     releases,
     repository_versions,
@@ -253,3 +256,44 @@ def test_nccl_pin_is_checked_against_the_repository_for_the_cuda_series() -> Non
     assert "2.21.5-1+cuda12.5" in problem
     values["nccl_cuda_version"] = "12.5"
     assert render_value(task["vars"]["nccl_pin_problem"], values).strip() == ""
+
+
+@pytest.mark.parametrize(
+    ("distribution", "branch", "modules", "pinning", "first"),
+    [
+        ("Ubuntu", "580", "open", "", "nvidia-driver-580-open"),
+        ("Ubuntu", "589", "proprietary", "", "nvidia-driver-589"),  # the last branch with per-branch names
+        ("Ubuntu", "590", "open", "nvidia-driver-pinning-590", "libnvidia-compute"),
+        ("Debian", "580", "open", "", "nvidia-driver"),
+        ("Debian", "590", "proprietary", "nvidia-driver-pinning-590", "nvidia-driver-cuda"),
+        (
+            "Raspbian",
+            "595",
+            "open",
+            "nvidia-driver-pinning-595",
+            "nvidia-driver-cuda",
+        ),  # any other apt distro
+    ],
+)
+def test_apt_driver_packages_switch_at_the_pinning_branch(
+    distribution: str, branch: str, modules: str, pinning: str, first: str
+) -> None:
+    chosen = apt_driver_packages(distribution, branch, modules)
+    assert chosen["pinning_package"] == pinning
+    assert chosen["packages"][0] == first
+
+
+def test_apt_driver_packages_refuse_an_unknown_module_flavour() -> None:
+    with pytest.raises(ValueError, match="expected open or proprietary"):
+        apt_driver_packages("Ubuntu", "595", "closed")
+
+
+def test_proprietary_modules_are_refused_from_620_naming_the_way_out() -> None:
+    problem = kernel_modules_problem("620", "proprietary")
+    assert problem.startswith("NVIDIA ships open kernel modules only from branch 620")
+    assert "a branch below 620" in problem
+    assert kernel_modules_problem("620", "open") == kernel_modules_problem("595", "proprietary") == ""
+
+
+def test_the_pinning_check_without_any_pinning_package() -> None:
+    assert pinning_problem("", "nvidia-driver-pinning-595").endswith("it has no pinning package at all")
