@@ -85,7 +85,7 @@ options:
     description:
       - Metres of cable between each NIC and its leaf, by netdev, for the PFC headroom (C(mlnx_qos --pfc ...
         --cable_len N)); unset leaves every NIC's cable length alone. A listed NIC missing from it is
-        reported NOT APPLIED (unknown length). iproute2 C(dcb) has no cable length, so it is NOT APPLIED there.
+        reported NOT APPLIED (unknown length). C(dcb) has no cable length (NOT APPLIED).
     type: dict
   tool:
     description: C(auto) picks C(mlnx_qos) for mlx5_core NICs where installed, else C(dcb).
