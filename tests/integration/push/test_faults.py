@@ -12,8 +12,8 @@ import pytest
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import push_switch
 from gpunet.netdev.strategies import PushOptions
-from tests.integration.push.test_interrupts import CONFIRM_S, leftovers, running, wait_for
-from tests.integration.push.test_push import connection, missing_from, startup
+from tests.integration.push.test_interrupts import CONFIRM_S, leftovers, wait_for
+from tests.integration.push.test_push import connection, missing_from, running, startup
 
 # netmiko notices a cut session only at its read timeout: keep it short here.
 OPTIONS = PushOptions(confirm_timeout_s=CONFIRM_S, command_timeout_s=4)

@@ -21,7 +21,7 @@ from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import Connection, push_switch
 from gpunet.netdev.strategies import PushOptions
 from tests.integration.push.conftest import PASSWORD
-from tests.integration.push.test_push import missing_from
+from tests.integration.push.test_push import events, missing_from, running
 
 PLATFORMS = ["nxos", "eos", "cumulus", "sonic", "junos"]
 CONFIRM_S = 2  # commit-confirm window (Junos: 1 minute = 2 s in the simulator)
@@ -58,14 +58,6 @@ def push_and_signal(target, backups: Path, when, signal_number: int) -> tuple[st
     outcome = results.get(timeout=90)
     child.join(30)
     return outcome
-
-
-def running(fleet, target):  # type: ignore[no-untyped-def]
-    return fleet.call(lambda: copy.deepcopy(target.sim.state.config))
-
-
-def events(fleet, target) -> list[str]:  # type: ignore[no-untyped-def]
-    return fleet.call(lambda: [entry["event"] for entry in target.sim.state.history])
 
 
 def leftovers(fleet, target) -> dict[str, object]:  # type: ignore[no-untyped-def]
