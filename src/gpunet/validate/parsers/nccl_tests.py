@@ -11,15 +11,28 @@ run; copies in logs often lose the `#`.
 Verdicts the parser gives: `passed` only for a complete run (footer seen) with rows, no wrong
 values and no failure line; a failure line (`Test NCCL failure`, `Test CUDA failure`, `Test
 failure`, NCCL/CUDA errors, a crash) anywhere makes the run failed even after result rows; a
-capture without the footer is `complete: false`. A second footer, or a row repeated with the same
-size, type, redop and root (or a smaller size after a larger one of the same series), means the
-capture holds a run twice: an error. Several size-0 rows at a sweep's start are genuine (small
-sizes over many ranks round to 0 elements).
+capture without the footer is `complete: false`.
+
+One run prints its settings line (`# nThread ... step: N(factor|bytes)`, src/util.cu
+writeDeviceReport), its column header (writeResultHeader, from run() in src/common.cu) and its
+footer once each, so a second of any of them, or a result row after the footer, is a capture that
+holds two runs: an error naming the line. Within one run the rows of a series (type, redop, root)
+grow in size (src/common.cu TimeTest: minBytes to maxBytes by the step factor or step bytes), with
+three genuine exceptions: several size-0 rows at a sweep's start (small sizes over many ranks round
+to 0 elements, whatever the count column says); equal sizes under a step in bytes (the per-rank
+count rounds down, so neighbouring sizes print alike); and `-N`/`--run_cycles`, which prints the
+whole sweep again under the same header (TimeTest's `do ... while (--repeat)`): a series that
+starts again at its first size and repeats the first sweep's sizes is a cycle (`cycles`), while a
+size out of that order, or a repeated non-zero size under a step factor, is refused as a
+duplicated or damaged capture.
 
 Rows are read by the column header where the capture has one (`-P` per-iteration columns and a
 `-t` timestamp included, 2.19 `src/util.cu` writeResultHeader): a line that starts like a row but
-does not hold the header's fields was cut, an error naming the line. `#wrong` is printed `%g`, so
-a million wrong elements reads `1.04858e+06`: a count, never a max error.
+does not hold the header's fields was cut, an error naming the line. Without a header (a log that
+lost it), every row must have the first row's number of fields and no negative time or bandwidth,
+so a cut row is refused naming its line, never read shifted a column. `#wrong` is printed `%g`
+(`%6g` in writeBenchmarkLineBody), so a million wrong elements reads `1.04858e+06`: a count, never
+a max error.
 """
 
 from __future__ import annotations
@@ -36,6 +49,12 @@ from gpunet.validate.parsers.base import CaselessWords, ParseError, content_line
 _HEADER = re.compile(r"^#?\s*size\s+count\s+type\b")
 _TEST_NAME = re.compile(r"\b(?P<name>[a-z_]+_perf(?:_mpi)?)\b")
 _VERSION = re.compile(r"^#?\s*nccl-tests version\s+(?P<version>\S+)")
+# The settings line of a run (2.19.6 src/util.cu writeDeviceReport, 2.13.11 src/common.cu): `#
+# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 ...`.
+_SETTINGS = re.compile(
+    r"^#?\s*nThread\s+\d+\s+nGpus\s+\d+\s+minBytes\s+(?P<min>\d+)\s+maxBytes\s+(?P<max>\d+)"
+    r"\s+step:\s*\d+\((?P<step>factor|bytes)\)"
+)
 _OUT_OF_BOUNDS = re.compile(r"^#?\s*Out of bounds values\s*:\s*(?P<count>\d+)\s+(?P<verdict>OK|FAILED)")
 _AVG_BUSBW = re.compile(r"^#?\s*Avg bus bandwidth\s*:\s*(?P<value>[\d.eE+-]+|nan|inf)", re.IGNORECASE)
 # Lines that end a run as failed, wherever they appear (nccl-tests' own `Test ... failure`
@@ -67,17 +86,18 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
         "avg_busbw_gbs": None,
         "out_of_bounds": None,
         "complete": False,
+        "cycles": 1,
         "passed": False,
         "error": None,
     }
     failures: list[str] = []
     warnings: list[str] = []
-    seen_rows: set[tuple[Any, ...]] = set()
-    footers = 0
+    footer_line = settings_line = 0
     # One search of the whole text spares one per line of every capture without error words.
     may_hold_errors = _FAILURE.search(text) or _WARNING.search(text)
     layout: _Layout | None = None
-    last_size: dict[tuple[Any, ...], int] = {}
+    sweep = _Sweep()
+    headerless_fields = 0  # without a header: the first row's number of fields
     for number_, line in enumerate(content_lines(text), 1):
         stripped = line.strip()
         if match := _VERSION.match(stripped):
@@ -87,26 +107,37 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
         if match := _OUT_OF_BOUNDS.match(stripped):
             result["out_of_bounds"] = int(match["count"])
         elif match := _AVG_BUSBW.match(stripped):
-            footers += 1
-            if footers > 1:
+            if footer_line:
                 raise ParseError(
-                    "two 'Avg bus bandwidth' footers: the capture holds a run twice (duplicated)"
+                    f"line {number_}: a second 'Avg bus bandwidth' footer (the first on line {footer_line}): "
+                    "the capture holds a run twice (duplicated)"
                 )
+            footer_line = number_
             result["avg_busbw_gbs"] = _float(match["value"])
-        elif stripped.startswith("#") and _HEADER.match(stripped):
-            layout = _layout(stripped, number_)
-        elif (row := _read_row(stripped.split(), layout, number_)) is not None:
-            key = (row["size_bytes"], row["type"], row["redop"], row["root"])
-            series = key[1:]
-            # Small sizes over many ranks round to 0 elements: a sweep may start with several
-            # size-0 rows. A size at or below the last one of its series is another run's row.
-            if (key in seen_rows and row["size_bytes"]) or last_size.get(series, -1) > row["size_bytes"]:
+        elif match := _SETTINGS.match(stripped):
+            if settings_line:
                 raise ParseError(
-                    f"line {number_}: row for {row['size_bytes']} B {row['type']} {row['redop'] or ''} "
-                    "appears twice or out of order (a duplicated capture)"
+                    f"line {number_}: a second run's settings line (the first on line {settings_line}): "
+                    "the capture holds a run twice (two runs, duplicated)"
                 )
-            seen_rows.add(key)
-            last_size[series] = row["size_bytes"]
+            settings_line = number_
+            sweep.step_in_bytes = match["step"] == "bytes"
+            sweep.one_size = match["min"] == match["max"]
+        elif stripped.startswith("#") and _HEADER.match(stripped):
+            if layout is not None:
+                raise ParseError(
+                    f"line {number_}: a second column header (the first on line {layout.line}): the "
+                    "capture holds a run twice (two runs, duplicated)"
+                )
+            layout = _layout(stripped, number_)
+        elif (row := _read_row(stripped.split(), layout, number_, headerless_fields)) is not None:
+            if footer_line:
+                raise ParseError(
+                    f"line {number_}: a result row after the footer on line {footer_line} (another run's "
+                    "rows: the capture holds a run twice, duplicated)"
+                )
+            headerless_fields = headerless_fields or len(stripped.split())
+            sweep.add(row, number_)
             result["format"] = row.pop("format")
             result["rows"].append(row)
         elif stripped.startswith("#") or not may_hold_errors:  # `#` lines are nccl-tests' own
@@ -117,8 +148,14 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
             warnings.append(stripped)
     rows = result["rows"]
     if not rows and not failures and not warnings:
+        if layout is not None:
+            raise ParseError(
+                f"line {layout.line}: the nccl-tests column header is followed by no result row "
+                "(and no NCCL/CUDA error message)"
+            )
         raise ParseError("no nccl-tests result rows and no NCCL/CUDA error message found")
-    result["complete"] = footers == 1
+    result["complete"] = bool(footer_line)
+    result["cycles"] = sweep.cycles()
     if rows and result["avg_busbw_gbs"] is None and _busbw_values(rows):
         result["avg_busbw_gbs"] = round(fmean(_busbw_values(rows)), 3)
     if failures:
@@ -178,12 +215,76 @@ def _layout(header: str, number_: int) -> _Layout:
     return _Layout(lead, half, timestamp, number_)
 
 
-def _read_row(tokens: list[str], layout: _Layout | None, number_: int) -> dict[str, Any] | None:
+class _Sweep:
+    """The order of a run's rows: per series (type, redop, root) the sizes of its first sweep, and
+    where a later `-N` cycle stands in them."""
+
+    def __init__(self) -> None:
+        self.step_in_bytes = False  # from the settings line: `step: N(bytes)`, else a factor
+        self.one_size = False  # minBytes == maxBytes: every row of a series is a cycle of its own
+        self._sizes: dict[tuple[Any, ...], list[int]] = {}  # the first sweep's sizes
+        self._at: dict[tuple[Any, ...], tuple[int, int]] = {}  # (cycle, next position) after the first
+
+    def add(self, row: dict[str, Any], number_: int) -> None:
+        series = (row["type"], row["redop"], row["root"])
+        size = row["size_bytes"]
+        sizes = self._sizes.setdefault(series, [])
+        cycle, position = self._at.get(series, (1, len(sizes)))
+        if cycle == 1 and (not sizes or size > sizes[-1] or (size == sizes[-1] and self._may_repeat(size))):
+            sizes.append(size)
+            return
+        restart = size == sizes[0] and (cycle == 1 or position == len(sizes))
+        if restart and (size < sizes[-1] or self.one_size or cycle > 1):
+            self._at[series] = (cycle + 1, 1)
+        elif cycle > 1 and position < len(sizes) and size == sizes[position]:
+            self._at[series] = (cycle, position + 1)
+        else:
+            where = f"cycle {cycle} of the sweep expects {sizes[position]} B there; " if cycle > 1 else ""
+            where = where if position < len(sizes) else ""
+            raise ParseError(
+                f"line {number_}: row for {size} B {row['type']} {row['redop'] or ''} appears twice or out "
+                f"of order ({where}a duplicated capture, or rows of another run)"
+            )
+
+    def _may_repeat(self, size: int) -> bool:
+        # Size 0 repeats at a sweep's start; under a step in bytes the per-rank count rounds down.
+        return size == 0 or self.step_in_bytes
+
+    def cycles(self) -> int:
+        return max((cycle for cycle, _ in self._at.values()), default=1)
+
+
+def _starts_like_row(tokens: list[str]) -> bool:
+    return len(tokens) >= 3 and tokens[0].isdigit() and tokens[1].isdigit() and tokens[2] in _TYPES
+
+
+def _read_row(
+    tokens: list[str], layout: _Layout | None, number_: int, headerless_fields: int = 0
+) -> dict[str, Any] | None:
     """A result row, read by the header's columns where a header was seen. A line that starts like
-    a row (size, count, a data type) but does not hold the header's fields was cut: an error."""
+    a row (size, count, a data type) but does not hold the header's fields was cut: an error.
+    Without a header, a row-like line must hold the first row's number of fields."""
     if layout is None:
-        return _row(tokens)
-    if len(tokens) < 3 or not tokens[0].isdigit() or not tokens[1].isdigit() or tokens[2] not in _TYPES:
+        if not _starts_like_row(tokens):
+            return None
+        row = _row(tokens)
+        if row is None or (headerless_fields and len(tokens) != headerless_fields):
+            expected = (
+                f"{headerless_fields} fields, as the first row has"
+                if headerless_fields
+                else ("size count type [redop] [root] and two halves of time algbw busbw #wrong|error")
+            )
+            raise ParseError(
+                f"line {number_}: a result row cut or damaged: expected {expected}, found {len(tokens)} "
+                f"fields ({' '.join(tokens)!r}; the capture has no column header to read it by)"
+            )
+        return row
+    if len(tokens) >= 3 and tokens[0].isdigit() and tokens[1].isdigit() and tokens[2] not in _TYPES:
+        raise ParseError(
+            f"line {number_}: {tokens[2]!r} in the type column is not an nccl-tests data type "
+            f"(a damaged row; expected one of {', '.join(sorted(_TYPES))})"
+        )
+    if not _starts_like_row(tokens):
         return None
     lead, width = len(layout.lead), len(layout.half)
     values = tokens[lead : lead + 2 * width]
@@ -219,6 +320,8 @@ def _row(tokens: list[str]) -> dict[str, Any] | None:
     middle, halves = tokens[3:-8], tokens[-8:]
     if not all(is_number(t) or t == "N/A" for t in halves):
         return None
+    if any(t.startswith("-") for i, t in enumerate(halves) if i % 4 != 3):
+        return None  # a negative time or bandwidth: the root rank (-1) read shifted a column
     redop = next((t for t in middle if t in _REDOPS), None)
     root = next((t for t in middle if is_number(t)), None)
     if len(middle) != (redop is not None) + (root is not None):

@@ -1,0 +1,109 @@
+# ruff: noqa: E501 (recorded layouts are as wide as the tools print them)
+"""Host-tool outputs in the wild (issue 29, second pass), table-driven: each capture is read
+completely and right, or refused with an error naming the line and what was expected. Values are
+our own; layouts are the tools' published ones (the print code named above each table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpunet.validate.parsers import ParseError, parse
+from tests.unit.validate.test_parsers import dig
+
+# ---- nccl-tests 2.19.6 (../shared/third-party/nccl-tests): src/util.cu writeDeviceReport (the
+# settings line), writeResultHeader (the column header), writeBenchmarkLinePreamble
+# (`%12li  %12li  %8s  %6s  %6s`), writeBenchmarkLineBody (`  %7s  %6s  %6s  %6g` per half),
+# writeResultFooter; src/common.cu TimeTest (the sweep, repeated `run_cycles` times by -N) ----
+
+
+def _settings(min_bytes: int = 8, max_bytes: int = 128, step: str = "2(factor)") -> str:
+    return (
+        "# nccl-tests version 2.19.6 nccl-headers=22807 nccl-library=22807\n"
+        "# Collective test starting: all_gather_perf\n"
+        f"# nThread 1 nGpus 1 minBytes {min_bytes} maxBytes {max_bytes} step: {step} warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0 unalign: 0\n"
+        "#\n"
+    )
+
+
+_HEADER = (
+    "#\n"
+    "#                                                              out-of-place                       in-place          \n"
+    "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong \n"
+    "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)         \n"
+)
+_FOOTER = "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 0.0123 \n#\n# Collective test concluded: all_gather_perf\n"
+
+
+def _row(size: int, count: int, dtype: str = "float", wrong: float = 0) -> str:
+    half = f"  {'18.52':>7s}  {'0.01':>6s}  {'0.01':>6s}  {wrong:6g}"
+    return f"{size:12d}  {count:12d}  {dtype:>8s}  {'none':>6s}  {-1:6d}{half}{half}\n"
+
+
+# all_gather over 64 ranks, floats, 8 B to 128 B by factor 2: 8..128 B is 2..32 elements, fewer
+# than one a rank, so every row rounds to 0 elements (getCollByteCount: count / nranks).
+_ZERO_SWEEP = "".join(_row(0, 0) for _ in range(5))
+_SWEEP = _row(0, 0) + _row(0, 0) + _row(256, 1) + _row(512, 2)
+
+
+def _run(rows: str, settings: str | None = None, footer: str = _FOOTER) -> str:
+    return (_settings() if settings is None else settings) + _HEADER + rows + footer
+
+
+NCCL_READS: list[tuple[str, str, dict[str, Any]]] = [
+    ("a sweep of size-0 rows only (64 ranks, sizes under one element a rank)", _run(_ZERO_SWEEP),
+     {"rows.4.size_bytes": 0, "rows.4.count": 0, "cycles": 1, "passed": True}),
+    ("size-0 rows of several types (-d all): each type's sweep starts at 0",
+     _run(_row(0, 0, "float") + _row(256, 1, "float") + _row(0, 0, "half") + _row(128, 1, "half") + _row(0, 0, "int8") + _row(64, 1, "int8")),
+     {"rows.2.type": "half", "rows.4.size_bytes": 0, "rows.5.size_bytes": 64, "passed": True}),
+    ("-N 3: the whole sweep printed three times under one header", _run(_SWEEP * 3),
+     {"cycles": 3, "rows.11.size_bytes": 512, "rows.4.size_bytes": 0, "complete": True, "passed": True}),
+    ("-N 2 of a one-size sweep (minBytes == maxBytes)", _run(_row(512, 2) * 2, _settings(512, 512)),
+     {"cycles": 2, "rows.1.size_bytes": 512}),
+    ("equal sizes under a step in bytes (the per-rank count rounds down)",
+     _run(_row(256, 1) + _row(256, 1) + _row(512, 2), _settings(260, 520, "4(bytes)")),
+     {"rows.1.size_bytes": 256, "rows.2.size_bytes": 512, "cycles": 1}),
+    ("#wrong %6g on a size-0 row", _run(_row(0, 0) + _row(256, 1, wrong=1048576)),
+     {"rows.1.out_of_place.wrong": 1048580, "rows.1.in_place.wrong": 1048580, "passed": False}),
+    ("#wrong %6g below a million stays an integer", _run(_row(256, 1, wrong=999999)),
+     {"rows.0.out_of_place.wrong": 999999, "passed": False}),
+    ("no header (a log that lost it): rows of one width", _run(_SWEEP).replace(_HEADER, ""),
+     {"rows.3.size_bytes": 512, "rows.3.in_place.time_us": 18.52, "rows.3.root": -1}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), NCCL_READS, ids=[c[0] for c in NCCL_READS])
+def test_nccl_tests_genuine_layouts_are_read(case: str, text: str, expected: dict[str, Any]) -> None:
+    parsed = parse("nccl-tests", text)
+    assert {path: dig(parsed, path) for path in expected} == expected
+
+
+_CUT = _row(512, 2)
+NCCL_REFUSALS: list[tuple[str, str, str]] = [
+    ("a second run's settings line (the first run cut, then a rerun)",
+     _settings() + _HEADER + _SWEEP + _settings() + _HEADER + _SWEEP + _FOOTER,
+     r"line 15: a second run's settings line \(the first on line 3\)"),
+    ("a second column header", _run(_SWEEP + _HEADER + _SWEEP), r"line 15: a second column header \(the first on line 7\)"),
+    ("a result row after the footer", _run(_SWEEP) + _row(1024, 4), r"line 17: a result row after the footer on line 14"),
+    ("a second footer", _run(_SWEEP, footer=_FOOTER + _FOOTER), r"line 18: a second 'Avg bus bandwidth' footer \(the first on line 14\)"),
+    ("a -N cycle that leaves the first sweep's order", _run(_SWEEP + _row(0, 0) + _row(512, 2)),
+     r"line 14: row for 512 B float none appears twice or out of order \(cycle 2 of the sweep expects 0 B there"),
+    ("a restart at a size that is not the sweep's first", _run(_SWEEP + _row(256, 1)), r"line 13: row for 256 B .*out of order"),
+    ("a repeated non-zero size under a step factor", _run(_row(256, 1) + _row(256, 1)), r"line 10: row for 256 B .*twice"),
+    ("a row cut mid-way, with the header", _run(_row(256, 1) + _CUT[:60] + "\n"), r"line 10: a result row cut or damaged: expected 13 fields \(.*header on line 7 names\), found 6"),
+    ("a row cut by its last field, no header", _run(_row(256, 1) + _CUT.rsplit(" ", 1)[0] + "\n").replace(_HEADER, ""),
+     r"line 6: a result row cut or damaged: expected 13 fields, as the first row has, found 12"),
+    ("a row cut to eight fields, no header", _run(_row(256, 1) + " ".join(_CUT.split()[:8]) + "\n").replace(_HEADER, ""),
+     r"line 6: .*found 8 fields \('512 2 float none -1 18.52 0.01 0.01'"),
+    ("the first row cut, no header", _run(" ".join(_CUT.split()[:6]) + "\n" + _row(1024, 4)).replace(_HEADER, ""),
+     r"line 5: a result row cut or damaged: expected size count type"),
+    ("a damaged type cell", _run(_row(256, 1).replace("float", "flaot")), r"line 9: 'flaot' in the type column is not an nccl-tests data type"),
+    ("a header whose rows are all unreadable", _run("   (rows lost)\n"), r"line 7: the nccl-tests column header is followed by no result row"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), NCCL_REFUSALS, ids=[c[0] for c in NCCL_REFUSALS])
+def test_nccl_tests_damaged_or_doubled_is_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("nccl-tests", text)
