@@ -107,3 +107,74 @@ NCCL_REFUSALS: list[tuple[str, str, str]] = [
 def test_nccl_tests_damaged_or_doubled_is_refused(case: str, text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("nccl-tests", text)
+
+
+# ---- perftest (linux-rdma/perftest at 00b55b6, src/perftest_parameters.h RESULT_FMT* headers and
+# REPORT_FMT* rows; src/perftest_parameters.c print_report_bw format_factor: 0x100000 bytes for
+# MB/MiB, 125000000 for Gb/sec; the header printed `MB/sec` up to 24.04 and `MiB/sec` from 24.07,
+# commit 1d202bb) ----
+_PT_RULE = "-" * 87
+_MIB = " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]"
+_MB = _MIB.replace("MiB/sec", "MB/sec")
+_GB = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]"
+_MIB_PER_PORT = _MIB + "   BW Port1[MiB/sec]   MsgRate Port1[Mpps]   BW Port2[MiB/sec]   MsgRate Port2[Mpps]"
+_MIB_QOS = " #bytes    #sl      #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]"
+
+
+def _bw_run(header: str, rows: str, closed: bool = True) -> str:
+    return (
+        f"{_PT_RULE}\n                    RDMA_Write BW Test\n Dual-port       : OFF\t\tDevice         : mlx5_0\n"
+        f" Link type       : Ethernet\n GID index       : 3\n{_PT_RULE}\n{header}\n{rows}"
+        + (f"{_PT_RULE}\n" if closed else "")
+    )
+
+
+# REPORT_FMT: " %-7lu    %-10lu       %-7.2lf            %-7.2lf\t\t     %-7.6lf"
+def _bw_row(*values: float) -> str:
+    size, iters, peak, avg, rate = values
+    return f" {int(size):<7d}    {int(iters):<10d}       {peak:<7.2f}            {avg:<7.2f}\t\t     {rate:<7.6f}\n"
+
+
+_MIB_TO_GBPS = 2**20 * 8 / 1e9
+PERFTEST_READS: list[tuple[str, str, dict[str, Any]]] = [
+    ("MiB/sec (24.07 and later)", _bw_run(_MIB, _bw_row(65536, 5000, 23450.12, 23001.50, 0.368024)),
+     {"results.0.bw_avg_gbps": round(23001.50 * _MIB_TO_GBPS, 4), "results.0.bw_peak_gbps": round(23450.12 * _MIB_TO_GBPS, 4)}),
+    ("MB/sec (up to 24.04): the same 2**20-byte unit", _bw_run(_MB, _bw_row(65536, 5000, 23450.12, 23001.50, 0.368024)),
+     {"results.0.bw_avg_gbps": round(23001.50 * _MIB_TO_GBPS, 4)}),
+    ("Gb/sec (--report_gbits) kept as it is", _bw_run(_GB, _bw_row(65536, 5000, 196.72, 192.95, 0.368024)),
+     {"results.0.bw_avg_gbps": 192.95, "results.0.msg_rate_mpps": 0.368024}),
+    ("MiB/sec per port (dual-port)",
+     _bw_run(_MIB_PER_PORT, " 65536      5000           23450.12            23001.50\t\t   0.368024        11500.75            0.184012              11500.75            0.184012\n"),
+     {"results.0.bw_port1_mib_sec": round(11500.75 * _MIB_TO_GBPS, 4), "results.0.bw_avg_gbps": round(23001.50 * _MIB_TO_GBPS, 4)}),
+    ("MiB/sec with #sl (QoS)", _bw_run(_MIB_QOS, " 65536      3           5000           23450.12            23001.50                  0.368024\n"),
+     {"results.0.sl": 3, "results.0.bw_avg_gbps": round(23001.50 * _MIB_TO_GBPS, 4)}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), PERFTEST_READS, ids=[c[0] for c in PERFTEST_READS])
+def test_perftest_units_are_converted(case: str, text: str, expected: dict[str, Any]) -> None:
+    parsed = parse("perftest", text)
+    assert {path: dig(parsed, path) for path in expected} == expected
+
+
+_ROW_1 = _bw_row(65536, 5000, 23450.12, 23001.50, 0.368024)
+_TWO_ROWS = _ROW_1 + _bw_row(131072, 5000, 23460.00, 23010.25, 0.184082)
+PERFTEST_REFUSALS: list[tuple[str, str, str]] = [
+    ("GB/sec: an unknown unit", _bw_run(_MIB.replace("MiB/sec", "GB/sec"), _TWO_ROWS),
+     r"perftest column 'BW peak\[GB/sec\]': unknown unit 'GB/sec' \(expected one of Gb/sec, MB/sec, MiB/sec\)"),
+    ("MiB/s: an unknown spelling", _bw_run(_MIB.replace("MiB/sec", "MiB/s"), _TWO_ROWS), r"unknown unit 'MiB/s'"),
+    ("a bandwidth column without a unit", _bw_run(_MIB.replace("[MiB/sec]", ""), _TWO_ROWS), r"perftest column 'BW peak': unknown unit ''"),
+    ("a row cut in the middle of the table", _bw_run(_MIB, _TWO_ROWS[:40] + "\n" + _TWO_ROWS.split("\n")[1] + "\n"),
+     r"line 8: incomplete perftest write_bw capture: a result row was cut \(3 of 5 values; the header on line 7"),
+    ("the last row cut before the closing rule", _bw_run(_MIB, _TWO_ROWS.split("\n")[0] + "\n 131072      5000           23460.00\n"),
+     r"line 9: incomplete perftest write_bw capture: a result row was cut \(3 of 5 values"),
+    ("the last row cut, no closing rule", _bw_run(_MIB, " 65536      5000\n", closed=False), r"line 8: .*a result row was cut \(2 of 5"),
+    ("a damaged value", _bw_run(_MIB, _TWO_ROWS.replace("23001.50", "23O01.50")), r"line 8: a damaged perftest result row: .* is not 5 numbers"),
+    ("a header whose rows are all unreadable", _bw_run(_MIB, "(rows lost)\n"), r"line 7: the result table header is followed by no row"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), PERFTEST_REFUSALS, ids=[c[0] for c in PERFTEST_REFUSALS])
+def test_perftest_damage_or_unknown_unit_is_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("perftest", text)

@@ -7,8 +7,16 @@ Columns are read by name from the table header (`src/perftest_parameters.h` RESU
 MB/sec or Gb/sec, per-port and QoS `#sl` layouts, latency t_min..t_typical plus t_avg, t_stdev and
 percentiles, duration mode `-D` with t_avg and tps), so a layout with fewer or more columns still
 maps each value to its own name. Bandwidth is always returned in Gb/s: without --report_gbits
-perftest prints MB/sec, where one MB is 2**20 bytes (perftest's own format factor); ROCm and other
-forks print that unit as MiB/sec. An unknown bandwidth unit is an error, never read as Gb/s.
+perftest divides by 0x100000 (`src/perftest_parameters.c` print_report_bw, format_factor), so its
+unit is 2**20 bytes a second, printed `MB/sec` up to 24.04 and `MiB/sec` from 24.07 (commit
+1d202bb, 2024-03-19, "Display proper unit for MiB/sec results"; ROCm and other forks print it
+either way); `--report_gbits` divides by 125000000 (Gb/sec). An unknown bandwidth unit is an
+error naming its column, never read as Gb/s.
+
+Every row of a table holds one value per header column (RESULT_FMT* headers and REPORT_FMT* rows
+in `src/perftest_parameters.h`, `CPU_Util` in both or neither), so a row with fewer values, or a
+line under the header that starts with a number but is not all numbers, is a cut or damaged row:
+an error naming the line, even where the closing dashed line follows.
 
 perftest does not print the traffic class it ran in (`--tclass`; only `--tos` of rdma_cm QPs
 shows, `ctx_print_test_info`), so the verify stage records the command line ahead of the output, as
@@ -38,7 +46,7 @@ _TITLE = re.compile(
 )
 _HEADER_FIELD = re.compile(r"([A-Za-z][\w .()*/-]*?)\s*:\s*(\S+(?:\[B\])?)")
 _COLUMN = re.compile(
-    r"#\w+|BW (?:peak|average|Port\d)\[[^\]]*\]|MsgRate(?: Port\d)?\[[^\]]*\]"
+    r"#\w+|BW (?:peak|average|Port\d)(?:\[[^\]]*\])?|MsgRate(?: Port\d)?(?:\[[^\]]*\])?"
     r"|[\d.]+% percentile\[[^\]]*\]|tps average|\S+"
 )
 _ERROR = CaselessWords(
@@ -107,7 +115,8 @@ def parse_perftest(text: str) -> dict[str, Any]:
     may_hold_errors = _ERROR.search(text)
     # A capture is read for every pair of a fabric (65,536 at 4,096 hosts), so each line meets the
     # cheap tests first: a title ends in "Test", a rule is dashes alone, a settings line has a colon.
-    for line in content_lines(text):
+    header_line = 0
+    for number_, line in enumerate(content_lines(text), 1):
         stripped = line.strip()
         looks_like_command = result["test"] is None and result["command"] is None and "ib_" in line
         if looks_like_command and (command := _COMMAND.search(stripped)):
@@ -122,6 +131,7 @@ def parse_perftest(text: str) -> dict[str, Any]:
             in_header = True
         elif stripped.startswith("#bytes"):
             columns = _columns(stripped)
+            header_line = number_
             result["columns"] = [name for name, _ in columns]
             in_header = table_closed = False
         elif stripped.startswith("-") and len(stripped) >= 20 and not stripped.strip("-"):
@@ -133,18 +143,26 @@ def parse_perftest(text: str) -> dict[str, Any]:
         elif in_header and ":" in stripped:
             _read_header(stripped, result)
         elif columns is not None and not table_closed and stripped and _is_row(stripped):
-            result["results"].append(_row(columns, stripped.split()))
+            row = _row(columns, stripped.split(), number_)
+            if len(row) < len(columns):
+                raise ParseError(
+                    f"line {number_}: incomplete perftest {result['test']} capture: a result row was cut "
+                    f"({len(row)} of {len(columns)} values; the header on line {header_line} names "
+                    f"{' '.join(result['columns'])})"
+                )
+            result["results"].append(row)
+        elif columns is not None and not table_closed and stripped and is_number(stripped.split()[0]):
+            raise ParseError(
+                f"line {number_}: a damaged perftest result row: {stripped!r} is not {len(columns)} numbers "
+                f"(the header on line {header_line} names {' '.join(result['columns'])})"
+            )
     if errors and not result["results"]:
         result["error"] = errors[0]
     if result["test"] is None and result["error"] is None:
         raise ParseError("no perftest title (e.g. 'RDMA_Write BW Test') and no error message found")
     if result["error"] is None and not result["results"]:
-        raise ParseError(f"perftest {result['test']} output has no result rows")
-    if result["results"] and not table_closed and len(result["results"][-1]) < len(columns or []):
-        raise ParseError(
-            f"incomplete perftest {result['test']} capture: its last result row was cut "
-            f"({len(result['results'][-1])} of {len(columns or [])} values)"
-        )
+        where = f"line {header_line}: the result table header is followed by no row: " if header_line else ""
+        raise ParseError(f"{where}perftest {result['test']} output has no result rows")
     result["complete"] = table_closed or result["error"] is not None
     return result
 
@@ -206,10 +224,11 @@ def _is_row(line: str) -> bool:
     return len(tokens) >= 2 and all(is_number(t) for t in tokens)
 
 
-def _row(columns: tuple[tuple[str, float], ...], tokens: list[str]) -> dict[str, Any]:
+def _row(columns: tuple[tuple[str, float], ...], tokens: list[str], number_: int) -> dict[str, Any]:
     if len(tokens) > len(columns):
         raise ParseError(
-            f"a result row has {len(tokens)} values for {len(columns)} columns: {' '.join(tokens)}"
+            f"line {number_}: a result row has {len(tokens)} values for {len(columns)} columns: "
+            f"{' '.join(tokens)}"
         )
     row: dict[str, Any] = {}
     for (key, factor), token in zip(columns, tokens, strict=False):
