@@ -16,7 +16,11 @@ from gpunet.validate.parsers.tables import is_rule, number
 
 _PFC_HEADER = re.compile(r"^\s*Port (?P<direction>Rx|Tx)\s+PFC0")
 _PROFILE = re.compile(r"^Profile:\s*\**(?P<name>[^*]+?)\**\s*$")
-_PORT = re.compile(r"^Ethernet\d+|^PortChannel\d+")
+# A front-panel port, a multi-ASIC backplane port (`Ethernet-BP0`: sonic-utilities
+# utilities_common/intf_filter.py SONIC_BACK_PORT_NAME_PREFIX; `show pfc counters -d all` and
+# `show queue counters -d all` list them, tests/pfcstat_test.py and
+# tests/multi_asic_queue_counter_test.py at 691b1bb), or a port channel.
+_PORT = re.compile(r"^Ethernet(?:-BP)?\d+|^PortChannel\d+")
 
 
 def parse_show_pfc_counters(text: str) -> dict[str, Any]:
@@ -97,10 +101,15 @@ def parse_show_pfc_priority(text: str) -> dict[str, Any]:
     return {"interfaces": interfaces}
 
 
-# `show queue counters` layouts (sonic-utilities `scripts/queuestat` at 691b1bb: std_header,
-# all_header (`--all`, trim counters since PR #3993, 2025), trim_header (`--trim`) and voq_header
-# (`--voq`, chassis system ports `<linecard>|<asic>|EthernetN` or `<host>|EthernetN`)), each
-# column's result key.
+# `show queue counters` layouts (sonic-utilities `scripts/queuestat`), each column's result key:
+# - std_header `Port TxQ Counter/pkts Counter/bytes Drop/pkts Drop/bytes` (every release; the
+#   `For namespace <ns>:` line before each port's table since PR #3554, 94ec7108a, 2024-09);
+# - all_header (`--all`) and trim_header (`--trim`): with `Trim/pkts` alone from PR #3830
+#   (60c724c8d, 2025-05), with `Trim/pkts TrimSent/pkts TrimDrop/pkts` from PR #3993 (c63e9ea79,
+#   2025-08; as at 691b1bb);
+# - voq_header (`--voq`, chassis system ports `<linecard>|<asic>|EthernetN` or `<host>|EthernetN`):
+#   `Port Voq` and the four standard counters from PR #1827 (6dbb4bdaa, 2022-06), with
+#   `Credit-WD-Del/pkts` after them from PR #3322 (4133ef540, 2024-06; as at 691b1bb).
 _QUEUE_COLUMNS = {
     "Counter/pkts": "counter_pkts",
     "Counter/bytes": "counter_bytes",
@@ -116,8 +125,11 @@ _TRIM = ("Trim/pkts", "TrimSent/pkts", "TrimDrop/pkts")
 _QUEUE_LAYOUTS: dict[tuple[str, ...], str] = {
     ("Port", "TxQ", *_STANDARD): "standard",
     ("Port", "TxQ", *_STANDARD, *_TRIM): "all",
+    ("Port", "TxQ", *_STANDARD, "Trim/pkts"): "all",
     ("Port", "TxQ", *_TRIM): "trim",
+    ("Port", "TxQ", "Trim/pkts"): "trim",
     ("Port", "Voq", *_STANDARD, "Credit-WD-Del/pkts"): "voq",
+    ("Port", "Voq", *_STANDARD): "voq",
 }
 _QUEUE_NAME = re.compile(r"^(UC|MC|ALL|VOQ)\d+$")
 _SYSTEM_PORT = re.compile(r"^(?:[\w.-]+\|)+(?:Ethernet|PortChannel)[\w-]*\d+$")
@@ -126,11 +138,15 @@ _SYSTEM_PORT = re.compile(r"^(?:[\w.-]+\|)+(?:Ethernet|PortChannel)[\w-]*\d+$")
 def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, Any]:
     """{"layout": standard|all|trim|voq, "queues": [{port, queue, <the layout's counters>}]}
     (counter_pkts, counter_bytes, drop_pkts, drop_bytes; trim_pkts, trim_sent_pkts,
-    trim_drop_pkts; credit_wd_deleted_pkts; None where SONiC prints N/A).
+    trim_drop_pkts; credit_wd_deleted_pkts: the columns the capture's release prints, so an older
+    `--all` has trim_pkts alone and an older `--voq` no credit_wd_deleted_pkts; None where SONiC
+    prints N/A).
 
-    queuestat prints one table per port, each after a `For namespace <ns>:` line. A line inside a
-    table (after its header, before the blank line that ends it) that is not a full row, a header
-    of another column set, or a header with no rows is an error naming the line.
+    queuestat prints one table per port, each after a `For namespace <ns>:` line (releases from
+    2024-09) or a `<port> Last cached time was ...` line (after `sonic-clear queuecounters`). A
+    line inside a table (after its header, before the blank line that ends it) that is not a full
+    row of a port and a queue, a header of another column set, or a header with no rows is an
+    error naming the line.
 
     With `queue` ("UC3"), only that queue's rows, as the whole table lists them, read from the
     lines that name the queue or a table header alone: a port listed twice for that queue is
@@ -203,12 +219,7 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
         ):
             if is_rule(line):
                 continue
-            raise _queue_error(
-                text,
-                line,
-                f"expected a row of {len(columns) + 2} fields (port, queue, "
-                f"{', '.join(columns)}), found {len(tokens)} (a cut or damaged capture)",
-            )
+            raise _queue_error(text, line, _queue_row_problem(tokens, columns, ports, names))
         key = (first, tokens[1])
         if key in seen:
             raise ParseError(f"{first} {tokens[1]} is listed twice (a duplicated capture)")
@@ -245,12 +256,16 @@ _QUEUE_JSON_FIELDS = {
     "trimdroppacket": "trim_drop_pkts",
     "creditWDPkts": "credit_wd_deleted_pkts",
 }
-# The field sets of each layout (build_json's branches), as the text layouts name them.
+# The field sets of each layout (build_json's branches), as the text layouts name them: `trimpacket`
+# alone from PR #3830 (60c724c8d), the three trim fields from PR #3993 (c63e9ea79). Before PR
+# #3322 (4133ef540) a `--voq` queue had the standard fields: its VOQn names tell it apart.
 _QUEUE_JSON_LAYOUTS = {
     frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes"}): "standard",
     frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes", "trimpacket", "trimsentpacket",
                "trimdroppacket"}): "all",
+    frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes", "trimpacket"}): "all",
     frozenset({"trimpacket", "trimsentpacket", "trimdroppacket"}): "trim",
+    frozenset({"trimpacket"}): "trim",
     frozenset({"totalpacket", "totalbytes", "droppacket", "dropbytes", "creditWDPkts"}): "voq",
 }  # fmt: skip
 # Keys of a port's object that are no queue: when counted, when last cleared (queuestat -j).
@@ -277,6 +292,8 @@ def _queue_counters_json(text: str, queue: str | None) -> dict[str, Any]:
             if not _QUEUE_NAME.match(name) or not isinstance(counters, dict):
                 raise ParseError(f"show queue counters --json: {port} {name!r} is not a queue's counters")
             found = _QUEUE_JSON_LAYOUTS.get(frozenset(counters))
+            if found == "standard" and name.startswith("VOQ"):
+                found = "voq"
             if found is None or (layout is not None and found != layout):
                 raise ParseError(
                     f"show queue counters --json: {port} {name} has fields {', '.join(sorted(counters))} "
@@ -302,6 +319,23 @@ def _queue_counters_json(text: str, queue: str | None) -> dict[str, Any]:
             f"a `show queue counters --{layout} --json` capture has no egress drop counts for {queue}"
         )
     return {"layout": layout, "queues": queues}
+
+
+def _queue_row_problem(
+    tokens: list[str], columns: tuple[str, ...], ports: dict[str, bool], names: dict[str, bool]
+) -> str:
+    """What is wrong with a line inside a table that is no row of it."""
+    if len(tokens) != len(columns) + 2:
+        return (
+            f"expected a row of {len(columns) + 2} fields (port, queue, {', '.join(columns)}), "
+            f"found {len(tokens)} (a cut or damaged capture)"
+        )
+    if not _is_queue_port(tokens[0], ports):
+        return (
+            f"{tokens[0]!r} is not a port (EthernetN, Ethernet-BPN, PortChannelN, or a system port "
+            "<linecard>|<asic>|EthernetN): a damaged row"
+        )
+    return f"{tokens[0]}: {tokens[1]!r} is not a queue (UCn, MCn, ALLn or VOQn): a damaged row"
 
 
 def _queue_row(

@@ -1,0 +1,156 @@
+# ruff: noqa: E501 (recorded layouts are as wide as the tools print them)
+"""Switch outputs in the wild (issue 29, third round), table-driven: the layouts of each release a
+parser reads, and the damage it refuses naming the line. Values are our own; layouts are the
+vendors' published ones, each table naming its source (sonic-utilities at the commit given)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpunet.validate.parsers import ParseError, parse
+from tests.unit.validate.test_parsers import dig
+
+# ---- SONiC `show queue counters`: sonic-utilities scripts/queuestat, the headers of each release
+# (std_header; all_header and trim_header with `Trim/pkts` alone from PR #3830 at 60c724c8d;
+# voq_header without `Credit-WD-Del/pkts` from PR #1827 at 6dbb4bdaa until PR #3322), laid out as
+# that release's tests/queue_counter_test.py, tests/multi_asic_queue_counter_test.py and
+# tests/queuestat_input/assert_show_output.py print them. ----
+_STD = (
+    "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
+    "---------  -----  --------------  ---------------  -----------  ------------\n"
+)
+_ALL_ONE_TRIM = (  # PR #3830 (60c724c8d, 2025-05) until PR #3993 (c63e9ea79) added two columns
+    "     Port    TxQ    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes    Trim/pkts\n"
+    "---------  -----  --------------  ---------------  -----------  ------------  -----------\n"
+)
+_TRIM_ONE = "     Port    TxQ    Trim/pkts\n---------  -----  -----------\n"
+_VOQ_OLD = (  # PR #1827 (6dbb4bdaa, 2022-06) until PR #3322 (4133ef540, 2024-06)
+    "     Port    Voq    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
+    "---------  -----  --------------  ---------------  -----------  ------------\n"
+)
+_VOQ_OLD_SYSTEM = (
+    "                      Port    Voq    Counter/pkts    Counter/bytes    Drop/pkts    Drop/bytes\n"
+    "--------------------------  -----  --------------  ---------------  -----------  ------------\n"
+)
+ALL_ONE_TRIM = (
+    "For namespace :\n"
+    + _ALL_ONE_TRIM
+    + "Ethernet0    UC3          518400        530841600           23         23552           61\n"
+    + "Ethernet0   MC10              12              768          N/A           N/A          N/A\n"
+    + "\n"
+)
+TRIM_ONE = (
+    "For namespace :\n" + _TRIM_ONE + "Ethernet0    UC3           61\nEthernet0    UC4          N/A\n\n"
+)
+VOQ_OLD = (  # a 202305-era chassis linecard: no namespace line yet
+    _VOQ_OLD
+    + "Ethernet0   VOQ0               9              576            0             0\n"
+    + "Ethernet0   VOQ3           70044         71725056          130        133120\n"
+    + "\n"
+)
+VOQ_OLD_SYSTEM_PORTS = (
+    "For namespace asic0:\n"
+    + _VOQ_OLD_SYSTEM
+    + "sonic-lc2|asic0|Ethernet16   VOQ3            4410          4515840            7          7168\n"
+    + "\n"
+)
+MULTI_ASIC_ALL = (  # `show queue counters -d all` on a multi-ASIC switch: backplane ports too
+    "For namespace asic0:\n"
+    + _STD
+    + "Ethernet0    UC3             301           308224            0             0\n"
+    + "\n"
+    + "For namespace asic0:\n"
+    + _STD.replace("     Port", "        Port").replace("---------  -----", "------------  -----")
+    + "Ethernet-BP0    UC3            1207          1235968            4          4096\n"
+    + "\n"
+)
+AFTER_CLEAR = (  # cnstat_diff_print: `<port> Last cached time was <datetime>` before each table
+    "Ethernet0 Last cached time was 2026-12-04 09:15:02.417266\n"
+    + _STD
+    + "Ethernet0    UC3              88            90112            2          2048\n"
+    + "\n"
+)
+
+QUEUE_READS: list[tuple[str, str, str | None, str, Any]] = [
+    ("--all, Trim/pkts alone (PR #3830)", ALL_ONE_TRIM, None, "queues.0", {
+        "port": "Ethernet0", "queue": "UC3", "counter_pkts": 518400, "counter_bytes": 530841600,
+        "drop_pkts": 23, "drop_bytes": 23552, "trim_pkts": 61,
+    }),
+    ("--all, Trim/pkts alone: layout", ALL_ONE_TRIM, None, "layout", "all"),
+    ("--all, Trim/pkts alone: N/A row", ALL_ONE_TRIM, None, "queues.1.drop_pkts", None),
+    ("--all, Trim/pkts alone: drop-check subset", ALL_ONE_TRIM, "UC3", "queues", [{
+        "port": "Ethernet0", "queue": "UC3", "counter_pkts": 518400, "counter_bytes": 530841600,
+        "drop_pkts": 23, "drop_bytes": 23552, "trim_pkts": 61,
+    }]),
+    ("--trim, Trim/pkts alone", TRIM_ONE, None, "queues", [
+        {"port": "Ethernet0", "queue": "UC3", "trim_pkts": 61},
+        {"port": "Ethernet0", "queue": "UC4", "trim_pkts": None},
+    ]),
+    ("--voq before Credit-WD-Del (PR #1827)", VOQ_OLD, None, "queues.1", {
+        "port": "Ethernet0", "queue": "VOQ3", "counter_pkts": 70044, "counter_bytes": 71725056,
+        "drop_pkts": 130, "drop_bytes": 133120,
+    }),
+    ("--voq before Credit-WD-Del: layout", VOQ_OLD, None, "layout", "voq"),
+    ("--voq before Credit-WD-Del, system ports, namespace line", VOQ_OLD_SYSTEM_PORTS, None, "queues.0", {
+        "port": "sonic-lc2|asic0|Ethernet16", "queue": "VOQ3", "counter_pkts": 4410,
+        "counter_bytes": 4515840, "drop_pkts": 7, "drop_bytes": 7168,
+    }),
+    ("-d all: backplane port", MULTI_ASIC_ALL, None, "queues.1.port", "Ethernet-BP0"),
+    ("-d all: backplane drops", MULTI_ASIC_ALL, None, "queues.1.drop_pkts", 4),
+    ("-d all: drop-check subset keeps both ports", MULTI_ASIC_ALL, "UC3", "queues.0.port", "Ethernet0"),
+    ("after sonic-clear: Last cached time line", AFTER_CLEAR, None, "queues", [{
+        "port": "Ethernet0", "queue": "UC3", "counter_pkts": 88, "counter_bytes": 90112,
+        "drop_pkts": 2, "drop_bytes": 2048,
+    }]),
+    # queuestat -j of the same releases (build_json's branches at 60c724c8d and 6dbb4bdaa)
+    ("--all --json, trimpacket alone", '{"Ethernet0": {"UC3": {"totalpacket": "518400", "totalbytes": '
+     '"530841600", "droppacket": "23", "dropbytes": "23552", "trimpacket": "61"}, "time": "2026-12-04T09:15:02"}}',
+     None, "queues.0.trim_pkts", 61),
+    ("--all --json, trimpacket alone: layout", '{"Ethernet0": {"UC3": {"totalpacket": "1", "totalbytes": '
+     '"64", "droppacket": "0", "dropbytes": "0", "trimpacket": "N/A"}}}', None, "layout", "all"),
+    ("--trim --json, trimpacket alone", '{"Ethernet0": {"UC3": {"trimpacket": "61"}}}', None, "layout", "trim"),
+    ("--voq --json before creditWDPkts", '{"Ethernet0": {"VOQ3": {"totalpacket": "70044", "totalbytes": '
+     '"71725056", "droppacket": "130", "dropbytes": "133120"}}}', None, "layout", "voq"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "subset", "path", "expected"), QUEUE_READS, ids=[c[0] for c in QUEUE_READS]
+)
+def test_sonic_queue_counter_releases_are_read(
+    case: str, text: str, subset: str | None, path: str, expected: Any
+) -> None:
+    assert dig(parse("sonic-show-queue-counters", text, subset), path) == expected
+
+
+QUEUE_REFUSALS: list[tuple[str, str, str | None, str]] = [
+    ("--all, Trim/pkts alone: row cut", ALL_ONE_TRIM.replace("         23552           61\n", "\n"),
+     None, r"line 4: expected a row of 7 fields .* found 5"),
+    ("--all, Trim/pkts alone: every row unreadable", "For namespace :\n" + _ALL_ONE_TRIM + "Ethernet0 UC3 x\n",
+     None, r"line 4: expected a row of 7 fields"),
+    ("--trim, Trim/pkts alone: no drops for the drop check", TRIM_ONE, "UC3", r"--trim.*no Drop/pkts"),
+    ("--voq before Credit-WD-Del: not the drop check's queue", VOQ_OLD, "UC3",
+     r"--voq.*virtual output queues.*not the egress queue UC3"),
+    ("--voq --json before creditWDPkts: not the drop check's queue", '{"Ethernet0": {"VOQ3": {"totalpacket": '
+     '"1", "totalbytes": "64", "droppacket": "0", "dropbytes": "0"}}}', "UC3", r"--voq --json.*no egress drop counts for UC3"),
+    ("--voq before Credit-WD-Del: row cut", VOQ_OLD.replace("          130        133120\n", "\n"), None,
+     r"line 4: expected a row of 6 fields .* found 4"),
+    ("a row whose port is damaged", _STD + "Etherne0    UC3    12    768    0    0\n", None,
+     r"line 3: 'Etherne0' is not a port"),
+    ("a row whose queue is damaged", _STD + "Ethernet0    U3    12    768    0    0\n", None,
+     r"line 3: Ethernet0: 'U3' is not a queue"),
+    ("a header of an unknown release", _STD.replace("Drop/bytes", "Drop/bytes    Mark/pkts") + "Ethernet0 UC3 1 2 3 4 5\n",
+     None, r"line 1: unknown `show queue counters` columns"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "subset", "reason"), QUEUE_REFUSALS, ids=[c[0] for c in QUEUE_REFUSALS]
+)
+def test_sonic_queue_counter_release_damage_is_refused(
+    case: str, text: str, subset: str | None, reason: str
+) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("sonic-show-queue-counters", text, subset)
