@@ -5,11 +5,13 @@ vendors' published ones, each table naming its source (sonic-utilities at the co
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gpunet.validate.parsers import ParseError, parse
+from tests.conftest import sample_files
 from tests.unit.validate.test_parsers import dig
 
 # ---- SONiC `show queue counters`: sonic-utilities scripts/queuestat, the headers of each release
@@ -154,3 +156,98 @@ def test_sonic_queue_counter_release_damage_is_refused(
 ) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("sonic-show-queue-counters", text, subset)
+
+
+# ---- SONiC `show pfc counters`: sonic-utilities scripts/pfcstat at 691b1bb (a `Port Rx` table, a
+# blank line, a `Port Tx` table over the same ports; `Last cached time was ...` before each after
+# `sonic-clear pfccounters`), laid out as its tests/pfcstat_test.py prints them. ----
+_RX = (
+    "  Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+    "---------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+)
+_TX = _RX.replace("Port Rx", "Port Tx")
+PFC = (
+    _RX
+    + "Ethernet0       0       0       0  18,022       0       0       0       0\n"
+    + "Ethernet4       0       0       0     311       0       0       0       0\n"
+    + "\n"
+    + _TX
+    + "Ethernet0       0       0       0   2,047       0       0       0       0\n"
+    + "Ethernet4       0       0       0      56       0       0       0       0\n"
+)
+_RX_ALL = (
+    "       Port Rx    PFC0    PFC1    PFC2    PFC3    PFC4    PFC5    PFC6    PFC7\n"
+    "--------------  ------  ------  ------  ------  ------  ------  ------  ------\n"
+)
+PFC_MULTI_ASIC_ALL = (  # `show pfc counters -d all`: front-panel and backplane ports
+    _RX_ALL
+    + "     Ethernet0       0       0       0     740       0       0       0       0\n"
+    + "  Ethernet-BP0       0       0       0   1,093       0       0       0       0\n"
+    + "Ethernet-BP256     N/A     N/A     N/A     N/A     N/A     N/A     N/A     N/A\n"
+    + "\n"
+    + _RX_ALL.replace("Port Rx", "Port Tx")
+    + "     Ethernet0       0       0       0      12       0       0       0       0\n"
+    + "  Ethernet-BP0       0       0       0     905       0       0       0       0\n"
+    + "Ethernet-BP256     N/A     N/A     N/A     N/A     N/A     N/A     N/A     N/A\n"
+)
+PFC_AFTER_CLEAR = "Last cached time was 2026-12-04 09:15:02.417266\n" + PFC.replace(
+    "\n\n", "\n\nLast cached time was 2026-12-04 09:15:02.417266\n"
+)
+
+PFC_READS: list[tuple[str, str, str, Any]] = [
+    ("two tables", PFC, "tx.Ethernet4", [0, 0, 0, 56, 0, 0, 0, 0]),
+    ("thousands separators", PFC, "rx.Ethernet0.3", 18022),
+    ("-d all: backplane port", PFC_MULTI_ASIC_ALL, "rx.Ethernet-BP0.3", 1093),
+    ("-d all: N/A backplane port", PFC_MULTI_ASIC_ALL, "tx.Ethernet-BP256", [None] * 8),
+    ("-d all: every port", PFC_MULTI_ASIC_ALL, "tx", {
+        "Ethernet0": [0, 0, 0, 12, 0, 0, 0, 0], "Ethernet-BP0": [0, 0, 0, 905, 0, 0, 0, 0],
+        "Ethernet-BP256": [None] * 8,
+    }),
+    ("after sonic-clear: Last cached time lines", PFC_AFTER_CLEAR, "tx.Ethernet0.3", 2047),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "path", "expected"), PFC_READS, ids=[c[0] for c in PFC_READS])
+def test_sonic_pfc_counter_layouts_are_read(case: str, text: str, path: str, expected: Any) -> None:
+    assert dig(parse("sonic-show-pfc-counters", text), path) == expected
+
+
+PFC_REFUSALS: list[tuple[str, str, str]] = [
+    ("cut after the Rx table", PFC.split("\n\n")[0] + "\n", r"line 4: the capture ends after the 'Port Rx' table"),
+    ("cut at the end of an Rx row", PFC.split("Ethernet4")[0], r"line 3: the capture ends after the 'Port Rx' table"),
+    ("Tx table ends early", PFC[: PFC.rindex("Ethernet4")],
+     r"line 8: the 'Port Tx' table ends after 1 of the 2 ports of the 'Port Rx' table \(Ethernet4 missing"),
+    ("Tx table cut inside a row", PFC[: PFC.rindex("  56")], r"line 9: expected a row of the 'Port Tx' table"),
+    ("Tx table cut after its rule", PFC[: PFC.rindex("Ethernet0")], r"line 6: .* header but no port rows"),
+    ("a port twice in a table", PFC.replace("Ethernet4       0       0       0     311",
+     "Ethernet0       0       0       0     311"), r"line 4: Ethernet0 is listed twice in the 'Port Rx' table"),
+    ("a Tx port the Rx table lacks", PFC.replace("Ethernet4       0       0       0      56",
+     "Ethernet8       0       0       0      56"), r"line 9: the 'Port Tx' table lists Ethernet8"),
+    ("a Tx table first", PFC.split("\n\n")[1] + "\n\n" + PFC.split("\n\n")[0] + "\n",
+     r"line 1: a 'Port Tx' table without the 'Port Rx' table"),
+    ("-d all: backplane row cut", PFC_MULTI_ASIC_ALL.replace("   1,093       0       0       0       0\n", "\n"),
+     r"line 4: expected a row of the 'Port Rx' table"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), PFC_REFUSALS, ids=[c[0] for c in PFC_REFUSALS])
+def test_sonic_pfc_counter_damage_is_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("sonic-show-pfc-counters", text)
+
+
+@pytest.mark.parametrize(
+    "sample", sample_files("switch_sonic_show-pfc-counters_*.txt"), ids=lambda path: path.name
+)
+def test_sonic_pfc_counter_sample_cut_at_any_line_is_refused(sample: Path) -> None:
+    """A real capture, cut at the end of any line after its first row: never read as a whole one."""
+    text = sample.read_text()
+    parsed = parse("sonic-show-pfc-counters", text)
+    ports = len(parsed["rx"])
+    assert ports > 0 and parsed["rx"].keys() == parsed["tx"].keys()
+    lines = text.splitlines(keepends=True)
+    first_row = next(i for i, line in enumerate(lines) if line.split()[:1] == [next(iter(parsed["rx"]))])
+    last_row = max(i for i, line in enumerate(lines) if line.strip())
+    for end in range(first_row + 1, last_row + 1):
+        with pytest.raises(ParseError, match=r"^line \d+: "):
+            parse("sonic-show-pfc-counters", "".join(lines[:end]))

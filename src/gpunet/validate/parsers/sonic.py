@@ -24,11 +24,13 @@ _PORT = re.compile(r"^Ethernet(?:-BP)?\d+|^PortChannel\d+")
 
 
 def parse_show_pfc_counters(text: str) -> dict[str, Any]:
-    """{"rx": {port: [pfc0..pfc7]}, "tx": {...}} (sonic-utilities `scripts/pfcstat`: a `Port Rx`
-    and a `Port Tx` table, each `tabulate` simple: header, rule, a row of 8 counts or N/A per
-    port). A line inside a table (between its header and the blank line after it) that is not a
-    row of 9 fields, or a table with no rows, makes the capture unreadable: an error naming the
-    line."""
+    """{"rx": {port: [pfc0..pfc7]}, "tx": {...}} (sonic-utilities `scripts/pfcstat` at 691b1bb:
+    a `Port Rx` and then a `Port Tx` table, each `tabulate` simple: header, rule, a row of 8
+    counts or N/A per port, both over the same ports; a `Last cached time was ...` line before
+    each after `sonic-clear pfccounters`). A line inside a table (between its header and the
+    blank line after it) that is not a row of 9 fields, a table with no rows, a port listed twice
+    in a table, a missing `Port Tx` table or one that lists fewer ports than the `Port Rx` table
+    (a capture cut at a line's end) makes the capture unreadable: an error naming the line."""
     counters: dict[str, dict[str, list[int | None]]] = {}
     direction: str | None = None
     # Read for every switch of a fabric when its counters are exported (a row per port): split
@@ -37,12 +39,21 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     as_int = _Integers().__getitem__
     ports: dict[str, bool] = {}
     header_line = 0
+    last_row = {"rx": 0, "tx": 0}  # the line of each table's last row
+    tx_lines: dict[str, int] = {}  # port -> its line in the Tx table
     for number_, line in enumerate(text.splitlines(), 1):
         if "PFC0" in line and (match := _PFC_HEADER.match(line)):
             _refuse_empty_table(counters, direction, header_line, "show pfc counters")
             direction = match["direction"].lower()
             if direction in counters:
-                raise ParseError(f"two 'Port {match['direction']}' tables (a duplicated capture)")
+                raise ParseError(
+                    f"line {number_}: two 'Port {match['direction']}' tables (a duplicated capture)"
+                )
+            if direction == "tx" and "rx" not in counters:
+                raise ParseError(
+                    f"line {number_}: a 'Port Tx' table without the 'Port Rx' table pfcstat prints "
+                    "before it (a cut or damaged capture)"
+                )
             counters[direction] = {}
             header_line = number_
             continue
@@ -59,7 +70,16 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
                 and any(v is None and t != "N/A" for v, t in zip(row, values, strict=True))
             ):
                 raise ParseError(f"line {number_}: {tokens[0]}: a PFC count is neither a number nor N/A")
-            counters[direction][tokens[0]] = row
+            table = counters[direction]
+            if tokens[0] in table:
+                raise ParseError(
+                    f"line {number_}: {tokens[0]} is listed twice in the 'Port {direction.title()}' "
+                    "table (a duplicated capture)"
+                )
+            table[tokens[0]] = row
+            last_row[direction] = number_
+            if direction == "tx":
+                tx_lines[tokens[0]] = number_
         elif not tokens or _is_other_header(tokens):
             _refuse_empty_table(counters, direction, header_line, "show pfc counters")
             direction = None
@@ -71,7 +91,33 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     _refuse_empty_table(counters, direction, header_line, "show pfc counters")
     if not counters:
         raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
+    _refuse_cut_tx_table(counters, last_row, tx_lines)
     return counters
+
+
+def _refuse_cut_tx_table(
+    counters: dict[str, dict[str, Any]], last_row: dict[str, int], tx_lines: dict[str, int]
+) -> None:
+    """pfcstat prints the `Port Tx` table after the `Port Rx` one, over the same ports: a capture
+    cut at the end of a line lacks the Tx table, or lists fewer ports in it."""
+    if "tx" not in counters:
+        raise ParseError(
+            f"line {last_row['rx']}: the capture ends after the 'Port Rx' table, without the "
+            "'Port Tx' table pfcstat prints after it (a cut capture)"
+        )
+    rx, tx = counters["rx"], counters["tx"]
+    if len(rx) == len(tx) and rx.keys() == tx.keys():
+        return
+    if extra := next((port for port in tx if port not in rx), None):
+        raise ParseError(
+            f"line {tx_lines[extra]}: the 'Port Tx' table lists {extra}, which the 'Port Rx' table "
+            "does not (two captures spliced?)"
+        )
+    missing = next(port for port in rx if port not in tx)
+    raise ParseError(
+        f"line {last_row['tx']}: the 'Port Tx' table ends after {len(tx)} of the {len(rx)} ports "
+        f"of the 'Port Rx' table ({missing} missing: a cut capture)"
+    )
 
 
 def _refuse_empty_table(
