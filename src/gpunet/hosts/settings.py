@@ -7,7 +7,7 @@ so a role template only prints.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from ipaddress import ip_network
 from typing import Any
 
@@ -50,7 +50,13 @@ def nic_ets(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
     mlx5e_build_tc_group).
     """
     qos = fabric_settings(fabric_value)["qos"]
-    queues = {int(queue["traffic_class"]): queue for queue in qos["queues"]}
+    return ets_from_queues(qos["queues"], int(qos["lossless_priority"]))
+
+
+def ets_from_queues(queue_list: Sequence[Mapping[str, Any]], lossless: int) -> dict[str, Any]:
+    """nic_ets over the merged qos.queues (each with traffic_class, bandwidth_percent, strict) and the
+    lossless priority: the one rule for roce_host's defaults and for the verify side's expectations."""
+    queues = {int(queue["traffic_class"]): queue for queue in queue_list}
     shared = sorted(tc for tc, queue in queues.items() if not queue.get("strict"))
     shares = sum(int(queues[tc]["bandwidth_percent"]) for tc in shared)
     if not shared or shares != 100:
@@ -58,7 +64,6 @@ def nic_ets(fabric_value: Mapping[str, Any]) -> dict[str, Any]:
             f"qos.queues: the shared (non-strict) queues' bandwidth_percent must sum to 100 for the NICs' "
             f"ETS, got {shares} over traffic classes {shared}"
         )
-    lossless = int(qos["lossless_priority"])
     if DEFAULT_TRAFFIC_CLASS in queues:
         default_class = DEFAULT_TRAFFIC_CLASS
     else:
@@ -84,12 +89,27 @@ def nic_cable_lengths(
     unknown instead of guessing one.
     """
     settings = fabric_settings(fabric_value)
+
+    def port_length(switch: str, port_name: str) -> int | None:
+        port = next((p for p in switch_ports.get(switch) or [] if p.get("name") == port_name), None)
+        return None if port is None else port_cable_length_m(port, settings)
+
+    return cable_lengths(nics, port_length)
+
+
+def cable_lengths(
+    nics: Sequence[Mapping[str, Any]], port_length: Callable[[str, str], int | None]
+) -> dict[str, int]:
+    """netdev -> metres, where `port_length(leaf, port)` knows the NIC's leaf port (None: it does not).
+
+    nic_cable_lengths asks the inventory's raw gpunet_ports; the verify side asks the built Fabric,
+    whose ports hold the same port_cable_length_m.
+    """
     lengths: dict[str, int] = {}
     for nic in nics:
-        ports = switch_ports.get(str(nic.get("switch", ""))) or []
-        port = next((p for p in ports if p.get("name") == nic.get("switch_port")), None)
-        if port is not None:
-            lengths[str(nic["netdev"])] = port_cable_length_m(port, settings)
+        metres = port_length(str(nic.get("switch", "")), str(nic.get("switch_port", "")))
+        if metres is not None:
+            lengths[str(nic["netdev"])] = metres
     return lengths
 
 
