@@ -53,6 +53,33 @@ def is_model_var(key: str, role_variables: frozenset[str] = frozenset()) -> bool
     return key in CONNECTION_VARS or (key.startswith("gpunet_") and key not in role_variables)
 
 
+# roce_host knobs the verify side judges the NICs by, where the inventory overrides their defaults
+# or turns one off ([] / false): gpunet-validate's manifest expects on each NIC what roce_host sets.
+VERIFIED_ROLE_KNOBS = (
+    "roce_host_prio_tc",
+    "roce_host_tc_tsa",
+    "roce_host_tc_bw",
+    "roce_host_set_cable_length",
+    "roce_host_cable_length_m",
+)
+_TSA_NAMES = ("strict", "ets", "vendor")  # what roce_qos takes (mlnx_qos --tsa)
+_ANSIBLE_BOOLS = {
+    "true": True,
+    "yes": True,
+    "on": True,
+    "1": True,
+    "false": False,
+    "no": False,
+    "off": False,
+    "0": False,
+}
+
+
+def is_loaded_var(key: str, role_variables: frozenset[str] = frozenset()) -> bool:
+    """What the loaders read of a host: the model's variables and the verified role knobs."""
+    return is_model_var(key, role_variables) or key in VERIFIED_ROLE_KNOBS
+
+
 def relevant_vars(
     all_vars: Mapping[str, Any], role_variables: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
@@ -94,8 +121,10 @@ def build_fabric(raw: RawInventory) -> Fabric:
     for name in gpu_names:
         own = relevant_vars(raw.hostvars.get(name, {}), raw.role_variables)
         host_problems = check(own, host_validator("gpu_host"), name)
+        knobs, knob_problems = roce_host_knobs(name, raw.hostvars.get(name, {}))
+        host_problems.extend(knob_problems)
         if not host_problems:
-            host, host_problems = _gpu_host(name, own)
+            host, host_problems = _gpu_host(name, own, knobs)
             if host:
                 hosts[name] = host
         problems.extend(host_problems)
@@ -200,7 +229,66 @@ def _fabric_value(raw: RawInventory, names: list[str], problems: list[Problem]) 
     return reference
 
 
-def _gpu_host(name: str, own: Mapping[str, Any]) -> tuple[GpuHost | None, list[Problem]]:
+def roce_host_knobs(name: str, hostvars: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    """The VERIFIED_ROLE_KNOBS the inventory sets for `name`, in the types roce_host's argument spec
+    converts them to (a comma-separated list, an Ansible boolean), or the problems of those it cannot."""
+    knobs: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for key, kind, allowed in (
+        ("roce_host_prio_tc", int, "[] or 8 traffic classes 0-7, one per priority"),
+        ("roce_host_tc_tsa", str, f"[] or 8 of {', '.join(_TSA_NAMES)}, one per traffic class"),
+        ("roce_host_tc_bw", int, "[] or 8 percentages 0-100, one per traffic class"),
+    ):
+        if key not in hostvars:
+            continue
+        value = hostvars[key]
+        items = value.split(",") if isinstance(value, str) else value
+        try:
+            if not isinstance(items, list | tuple):
+                raise ValueError
+            listed = [kind(str(item).strip()) for item in items if str(item).strip()]
+        except ValueError:
+            listed = None
+        if listed is None or not _valid_knob(key, listed):
+            problems.append(Problem(f"{name}.{key}", "is not what roce_host takes", value, allowed))
+        else:
+            knobs[key] = listed
+    if "roce_host_set_cable_length" in hostvars:
+        value = hostvars["roce_host_set_cable_length"]
+        flag = value if isinstance(value, bool) else _ANSIBLE_BOOLS.get(str(value).strip().lower())
+        if flag is None:
+            problems.append(
+                Problem(f"{name}.roce_host_set_cable_length", "is not a boolean", value, "true or false")
+            )
+        else:
+            knobs["roce_host_set_cable_length"] = flag
+    if "roce_host_cable_length_m" in hostvars:
+        value = hostvars["roce_host_cable_length_m"]
+        try:
+            if not isinstance(value, Mapping):
+                raise ValueError
+            knobs["roce_host_cable_length_m"] = {str(netdev): int(m) for netdev, m in value.items()}
+        except (TypeError, ValueError):
+            problems.append(
+                Problem(
+                    f"{name}.roce_host_cable_length_m", "is not what roce_host takes", value, "netdev: metres"
+                )
+            )
+    return knobs, problems
+
+
+def _valid_knob(key: str, listed: list[Any]) -> bool:
+    if not listed:
+        return True  # [] turns the setting off
+    if key == "roce_host_tc_tsa":
+        return len(listed) == 8 and all(tsa in _TSA_NAMES for tsa in listed)
+    top = 7 if key == "roce_host_prio_tc" else 100
+    return len(listed) == 8 and all(0 <= item <= top for item in listed)
+
+
+def _gpu_host(
+    name: str, own: Mapping[str, Any], knobs: Mapping[str, Any] | None = None
+) -> tuple[GpuHost | None, list[Problem]]:
     problems: list[Problem] = []
     nics = []
     for index, nic in enumerate(own["gpunet_nics"]):
@@ -243,6 +331,7 @@ def _gpu_host(name: str, own: Mapping[str, Any]) -> tuple[GpuHost | None, list[P
                 rdma_nics=hardware.get("rdma_nics", True),
                 reason=hardware.get("reason", ""),
             ),
+            roce_host_knobs=dict(knobs or {}),
         ),
         [],
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from ipaddress import IPv4Interface, IPv6Interface
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,9 @@ class GpuHost:
     gpus: Gpus
     nics: tuple[Nic, ...]
     hardware: Hardware = field(default_factory=Hardware)
+    # The roce_host knobs the inventory sets for this host (build.VERIFIED_ROLE_KNOBS), converted;
+    # a knob left out has roce_host's default. The verify side expects on each NIC what they set.
+    roce_host_knobs: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)

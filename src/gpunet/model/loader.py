@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var, relevant_vars
+from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_loaded_var
 from gpunet.model.errors import InventoryInvalidError, Problem
 from gpunet.model.folder_inventory import Unhandled, read_folder
 from gpunet.model.loader_errors import dedupe as _dedupe
@@ -87,7 +87,7 @@ def load_inventory(
     for name in wanted:
         try:
             all_vars = variables.get_vars(host=inventory.get_host(name), include_hostvars=False)
-            own = relevant_vars(all_vars, known_role_vars)
+            own = {key: value for key, value in all_vars.items() if is_loaded_var(key, known_role_vars)}
             hostvars[name] = Templar(loader=loader, variables=all_vars).template(own)
         except AnsibleError as error:
             problems.append(_problem(error, name))
@@ -116,7 +116,7 @@ def _load_plain_folder(source: Path, password_file: str | None, limit: str | Non
         known_role_vars = role_variables()
         hostvars = {}
         for name in dict.fromkeys(groups.get(GPU_GROUP, []) + groups.get(SWITCH_GROUP, [])):
-            keys = [key for key in folder.variables[name] if is_model_var(key, known_role_vars)]
+            keys = [key for key in folder.variables[name] if is_loaded_var(key, known_role_vars)]
             # YAML gives plain values already; only templated ones carry Ansible's types.
             hostvars[name] = (
                 to_plain(folder.templated(name, keys)) if folder.has_jinja else folder.templated(name, keys)

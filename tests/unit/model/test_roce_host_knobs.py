@@ -1,0 +1,95 @@
+"""The roce_host knobs the verify side judges the NICs by: read from the inventory by both loaders
+(the fast folder path and Ansible's), converted as roce_host's argument spec converts them, and
+refused, naming the host and knob, where roce_host would refuse them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from gpunet.model.build import roce_host_knobs
+from gpunet.model.check import load_fabric
+from gpunet.model.errors import InventoryInvalidError
+from gpunet.model.loader import LOADER_ENV
+from tests.conftest import FIXTURES_DIR
+
+MINIMAL = FIXTURES_DIR / "inventories" / "valid" / "minimal"
+
+
+def _inventory(tmp_path: Path, gpu_group_vars: dict[str, Any]) -> Path:
+    folder = tmp_path / "inventory"
+    shutil.copytree(MINIMAL, folder)
+    (folder / "group_vars" / "gpu_nodes.yml").write_text(yaml.safe_dump(gpu_group_vars))
+    return folder
+
+
+# (case, knobs in group_vars/gpu_nodes.yml, what every GPU host's roce_host_knobs holds)
+LOADED = [
+    ("none set: roce_host's defaults apply", {}, {}),
+    ("map off", {"roce_host_prio_tc": []}, {"roce_host_prio_tc": []}),
+    (
+        "ETS given as comma-separated strings",
+        {"roce_host_tc_tsa": "ets,ets,ets,ets,ets,ets,strict,ets", "roce_host_tc_bw": "50,0,0,50,0,0,0,0"},
+        {
+            "roce_host_tc_tsa": ["ets"] * 6 + ["strict", "ets"],
+            "roce_host_tc_bw": [50, 0, 0, 50, 0, 0, 0, 0],
+        },
+    ),
+    (
+        "cable length off, as a YAML string",
+        {"roce_host_set_cable_length": "no"},
+        {"roce_host_set_cable_length": False},
+    ),
+    (
+        "lengths by netdev",
+        {"roce_host_cable_length_m": {"rail0": "5"}},
+        {"roce_host_cable_length_m": {"rail0": 5}},
+    ),
+    ("another role's variable is not read", {"roce_host_mtu": 4200}, {}),
+]
+
+
+@pytest.mark.parametrize("loader", ["auto", "ansible"])
+@pytest.mark.parametrize(("case", "group_vars", "expected"), LOADED, ids=[c[0] for c in LOADED])
+def test_both_loaders_read_the_knobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loader: str, case: str, group_vars: dict, expected: dict
+) -> None:
+    monkeypatch.setenv(LOADER_ENV, loader)
+    fabric = load_fabric(_inventory(tmp_path, group_vars))
+    assert fabric.hosts, case
+    assert {name: host.roce_host_knobs for name, host in fabric.hosts.items()} == {
+        name: expected for name in fabric.hosts
+    }
+
+
+# (case, knob, value roce_host would refuse)
+REFUSED = [
+    ("seven classes", "roce_host_prio_tc", [0, 0, 0, 3, 0, 0, 6]),
+    ("a class above 7", "roce_host_prio_tc", [0, 0, 0, 8, 0, 0, 6, 0]),
+    ("an unknown TSA", "roce_host_tc_tsa", ["ets"] * 7 + ["wfq"]),
+    ("a share above 100", "roce_host_tc_bw", [150, 0, 0, 50, 0, 0, 0, 0]),
+    ("a share that is no number", "roce_host_tc_bw", ["half", 0, 0, 50, 0, 0, 0, 0]),
+    ("not a boolean", "roce_host_set_cable_length", "sometimes"),
+    ("lengths as a list", "roce_host_cable_length_m", [3]),
+]
+
+
+@pytest.mark.parametrize(("case", "knob", "value"), REFUSED, ids=[c[0] for c in REFUSED])
+def test_a_value_roce_host_refuses_is_a_problem_naming_host_and_knob(
+    case: str, knob: str, value: Any
+) -> None:
+    knobs, problems = roce_host_knobs("gpu01", {knob: value})
+    assert knobs == {}, case
+    assert [problem.path for problem in problems] == [f"gpu01.{knob}"]
+
+
+def test_the_inventory_check_refuses_it(tmp_path: Path) -> None:
+    with pytest.raises(InventoryInvalidError) as raised:
+        load_fabric(_inventory(tmp_path, {"roce_host_prio_tc": [0, 0, 0, 3]}))
+    assert {problem.path for problem in raised.value.problems} == {
+        f"{host}.roce_host_prio_tc" for host in ("gpu01", "gpu02")
+    }
