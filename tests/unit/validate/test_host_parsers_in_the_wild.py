@@ -178,3 +178,58 @@ PERFTEST_REFUSALS: list[tuple[str, str, str]] = [
 def test_perftest_damage_or_unknown_unit_is_refused(case: str, text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("perftest", text)
+
+
+# ---- ibstat (linux-rdma/rdma-core infiniband-diags/ibstat.c ca_dump/port_dump layout; libibmad
+# mad.h IBPANIC `ibpanic: [pid] func: <msg>: <errno>` (ibstat stops) and IBWARN (v53+, it goes on));
+# collection appends stderr, and a piped stdout is flushed at exit, so the line may come first ----
+def _ca(name: str, guid: str = "0x0a1b2cfffe3d4e5f") -> str:
+    return (
+        f"CA '{name}'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tFirmware version: 28.41.1000\n"
+        "\tHardware version: 0\n\tNode GUID: 0x0a1b2c03003d4e5f\n\tSystem image GUID: 0x0a1b2c03003d4e5f\n"
+        "\tPort 1:\n\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 400\n\t\tBase lid: 0\n"
+        "\t\tLMC: 0\n\t\tSM lid: 0\n\t\tCapability mask: 0x00010000\n"
+        f"\t\tPort GUID: {guid}\n\t\tLink layer: Ethernet\n"
+    )
+
+
+_PANIC_1 = "ibpanic: [12345] main: stat of IB device 'mlx5_1' failed: No such file or directory\n"
+IBSTAT_READS: list[tuple[str, str, dict[str, Any]]] = [
+    ("ibpanic for the second device after the first", _ca("mlx5_0") + _PANIC_1,
+     {"devices.0.name": "mlx5_0", "failed_devices.0.name": "mlx5_1", "failed_devices.0.line": 18,
+      "failed_devices.0.error": _PANIC_1.strip(), "complete": False}),
+    ("ibpanic first (stderr before the flushed stdout)", _PANIC_1 + _ca("mlx5_0"),
+     {"devices.0.name": "mlx5_0", "failed_devices.0.line": 1, "complete": False}),
+    ("ibwarn for one device between two read ones (v53+)",
+     _ca("mlx5_0") + "ibwarn: [12345] main: stat of IB device 'mlx5_1' failed\n" + _ca("mlx5_2", "0x0a1b2cfffe3d4e60"),
+     {"devices.1.name": "mlx5_2", "failed_devices.0.name": "mlx5_1", "failed_devices.0.line": 18, "complete": True}),
+    ("an ibwarn naming no device is kept, not dropped",
+     _ca("mlx5_0") + "ibwarn: [12345] umad_get_port: can't open UMAD port (mlx5_0:1)\n",
+     {"warnings": ["ibwarn: [12345] umad_get_port: can't open UMAD port (mlx5_0:1)"], "complete": True}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), IBSTAT_READS, ids=[c[0] for c in IBSTAT_READS])
+def test_ibstat_failed_devices_are_reported(case: str, text: str, expected: dict[str, Any]) -> None:
+    parsed = parse("ibstat", text)
+    assert {path: dig(parsed, path) for path in expected} == expected
+
+
+IBSTAT_REFUSALS: list[tuple[str, str, str]] = [
+    ("an ibpanic that names no device after a read one",
+     _ca("mlx5_0") + "ibpanic: [12345] main: can't list IB device names: No such file or directory\n",
+     r"line 18: ibstat stopped \(.*can't list IB device names.*\) without naming the device"),
+    ("a device both read and reported failed", _ca("mlx5_1") + _PANIC_1,
+     r"line 18: CA 'mlx5_1' is both listed and reported failed \(line 1\)"),
+    ("a device reported failed, then read", _PANIC_1 + _ca("mlx5_1"),
+     r"line 2: CA 'mlx5_1' is both listed and reported failed \(line 1\)"),
+    ("only an ibpanic that names no device", "ibpanic: [12] main: can't init UMAD library: No such file or directory\n",
+     r"no \"CA '<name>'\" block found: line 1: ibpanic"),
+    ("a device listed twice", _ca("mlx5_0") + _ca("mlx5_0", "0x0a1b2cfffe3d4e60"), r"line 18: CA 'mlx5_0' is listed twice \(first on line 1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), IBSTAT_REFUSALS, ids=[c[0] for c in IBSTAT_REFUSALS])
+def test_ibstat_contradictions_are_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("ibstat", text)

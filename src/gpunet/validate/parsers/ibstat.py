@@ -9,7 +9,10 @@ A device ibstat could not read is reported on stderr, which collection appends: 
 v53 `IBPANIC("stat of IB device '%s' failed")` (`ibpanic: [pid] main: ... failed: <errno>`, and
 ibstat stops, so later devices are missing), from v53 (commit 703b52c, 2024-09)
 `IBWARN(...)` (`ibwarn: [pid] main: ...`, and it goes on). Such a device is listed under
-`failed_devices` with its line, never dropped; after an ibpanic the capture is `complete: false`.
+`failed_devices` with its line and line number, never dropped; after an ibpanic the capture is
+`complete: false`. An `ibpanic` that names no device (ibstat stopped, and which devices it did not
+print is unknown) is an error naming the line, as is a device both listed and reported failed (two
+captures in one); an `ibwarn` that names no device is kept under `warnings`.
 """
 
 from __future__ import annotations
@@ -47,23 +50,34 @@ _KEPT_KEYS = frozenset(_PORT_KEYS) | frozenset(_DEVICE_KEYS)
 
 def parse_ibstat(text: str) -> dict[str, Any]:
     devices: list[dict[str, Any]] = []
-    failed: dict[str, str] = {}
-    panics: list[str] = []
+    listed: dict[str, int] = {}  # device name -> the line of its CA block
+    failed: dict[str, tuple[str, int]] = {}  # device name -> (ibpanic/ibwarn line, its number)
+    panics: list[tuple[str, int]] = []
+    warnings: list[str] = []
     port: dict[str, Any] | None = None
-    for line in content_lines(text):
+    for number_, line in enumerate(content_lines(text), 1):
         # Each pattern starts with its word after the indentation: the cheap test of the word
         # comes first (a fabric's hosts print 130 of these lines each), the pattern decides.
         stripped = line.strip()
         if stripped.startswith(("ibpanic:", "ibwarn:")):
             if match := _DEVICE_FAILED.match(stripped):
-                failed[match["name"]] = stripped
+                _refuse_read_and_failed(match["name"], listed.get(match["name"]), number_)
+                failed.setdefault(match["name"], (stripped, number_))
+            elif stripped.startswith("ibwarn:"):
+                warnings.append(stripped)
             if stripped.startswith("ibpanic:"):
-                panics.append(stripped)
+                panics.append((stripped, number_))
             port = None
             continue
         if stripped.startswith("CA '") and (match := _CA.match(stripped)):
-            if any(device["name"] == match["name"] for device in devices):
-                raise ParseError(f"CA '{match['name']}' is listed twice (a duplicated capture)")
+            if match["name"] in listed:
+                raise ParseError(
+                    f"line {number_}: CA '{match['name']}' is listed twice (first on line "
+                    f"{listed[match['name']]}: a duplicated capture)"
+                )
+            if match["name"] in failed:
+                _refuse_read_and_failed(match["name"], failed[match["name"]][1], number_)
+            listed[match["name"]] = number_
             devices.append({"name": match["name"], "ports": []})
             port = None
         elif not devices:
@@ -78,14 +92,35 @@ def parse_ibstat(text: str) -> dict[str, Any]:
             elif port is None and key in _DEVICE_KEYS:
                 devices[-1][_DEVICE_KEYS[key]] = to_number(value) if key == "Number of ports" else value
     if not devices and not failed:
-        why = f": {panics[0]}" if panics else ": not ibstat output, or no RDMA device present"
+        why = (
+            f": line {panics[0][1]}: {panics[0][0]}"
+            if panics
+            else ": not ibstat output, or no RDMA device present"
+        )
         raise ParseError(f"no \"CA '<name>'\" block found{why}")
+    unnamed = next(((line, n) for line, n in panics if not _DEVICE_FAILED.match(line)), None)
+    if unnamed is not None:
+        raise ParseError(
+            f"line {unnamed[1]}: ibstat stopped ({unnamed[0]!r}) without naming the device it could not "
+            "read: the devices after it are missing (expected \"stat of IB device '<name>' failed\")"
+        )
     _refuse_cut_capture(devices)
     return {
         "devices": devices,
-        "failed_devices": [{"name": name, "error": line} for name, line in failed.items()],
+        "failed_devices": [
+            {"name": name, "error": line, "line": number_} for name, (line, number_) in failed.items()
+        ],
+        "warnings": warnings,
         "complete": not panics,
     }
+
+
+def _refuse_read_and_failed(name: str, other_line: int | None, number_: int) -> None:
+    if other_line is not None:
+        raise ParseError(
+            f"line {number_}: CA '{name}' is both listed and reported failed (line {other_line}): two "
+            "captures in one"
+        )
 
 
 def _refuse_cut_capture(devices: list[dict[str, Any]]) -> None:
