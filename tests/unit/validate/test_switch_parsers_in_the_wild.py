@@ -1,7 +1,8 @@
 # ruff: noqa: E501 (recorded layouts are as wide as the tools print them)
 """Switch outputs in the wild (issue 29, third round), table-driven: the layouts of each release a
 parser reads, and the damage it refuses naming the line. Values are our own; layouts are the
-vendors' published ones, each table naming its source (sonic-utilities at the commit given)."""
+vendors' published ones, each table naming its source (sonic-utilities at the commit given, the
+Cumulus Linux 5.5 user guide's `nv show qos roce`)."""
 
 from __future__ import annotations
 
@@ -251,3 +252,130 @@ def test_sonic_pfc_counter_sample_cut_at_any_line_is_refused(sample: Path) -> No
     for end in range(first_row + 1, last_row + 1):
         with pytest.raises(ParseError, match=r"^line \d+: "):
             parse("sonic-show-pfc-counters", "".join(lines[:end]))
+
+
+# ---- Cumulus Linux 5.5 `nv show qos roce`: the user guide's layout (NVIDIA Cumulus Linux 5.5,
+# "RDMA over Converged Ethernet - RoCE", Verify RoCE Configuration; content/cumulus-linux-55/
+# Layer-1-and-Switch-Ports/Quality-of-Service/RDMA-over-Converged-Ethernet-RoCE.md as mirrored in
+# plumbis/cl-docs at c418d9a): `operational applied description` over a dashed rule each, nested
+# keys indented two blanks, sections apart by lines of one blank, an Exception List with a
+# header and no rows. ----
+NV_ROCE_55 = (
+    "                    operational  applied   description\n"
+    "------------------  -----------  --------  ------------------------------------------------------\n"
+    "enable                           on        Turn the feature 'on' or 'off'.  The default is 'off'.\n"
+    "mode                lossless     lossless  Roce Mode\n"
+    "cable-length        50           50        Cable Length(in meters) for Roce Lossless Config\n"
+    "congestion-control\n"
+    "  congestion-mode   ECN                    Congestion config mode\n"
+    "  enabled-tc        0,4                    Congestion config enabled Traffic Class\n"
+    "  max-threshold     2.50 MB                Congestion config max-threshold\n"
+    "  min-threshold     200.00 KB              Congestion config min-threshold\n"
+    "pfc\n"
+    "  pfc-priority      4                      switch-prio on which PFC is enabled\n"
+    "  rx-enabled        enabled                PFC Rx Enabled status\n"
+    "  tx-enabled        enabled                PFC Tx Enabled status\n"
+    "trust\n"
+    "  trust-mode        pcp,dscp               Trust Setting on the port for packet classification\n"
+    " \n"
+    " \n"
+    "RoCE PCP/DSCP->SP mapping configurations\n"
+    "===========================================\n"
+    "        pcp  dscp                     switch-prio\n"
+    "    --  ---  -----------------------  -----------\n"
+    "    0   0    0,1,2,3,4,5,6,7          0\n"
+    "    4   4    32,33,34,35,36,37,38,39  4\n"
+    " \n"
+    " \n"
+    "RoCE SP->TC mapping and ETS configurations\n"
+    "=============================================\n"
+    "        switch-prio  traffic-class  scheduler-weight\n"
+    "    --  -----------  -------------  ----------------\n"
+    "    0   0            0              DWRR-50%\n"
+    "    4   4            4              DWRR-50%\n"
+    "    6   6            6              strict-priority\n"
+    " \n"
+    " \n"
+    "RoCE pool config\n"
+    "===================\n"
+    "        name                   mode     size   switch-priorities  traffic-class\n"
+    "    --  ---------------------  -------  -----  -----------------  -------------\n"
+    "    0   lossy-default-ingress  Dynamic  60.0%  0,1,2,3,5,6,7      -\n"
+    "    1   roce-reserved-ingress  Dynamic  40.0%  4                  -\n"
+    " \n"
+    " \n"
+    "Exception List\n"
+    "=================\n"
+    "        description\n"
+    "    --  -----------\n"
+)
+
+NV_ROCE_READS: list[tuple[str, str, Any]] = [
+    ("applied.enable", NV_ROCE_55, "on"),
+    ("operational.enable", NV_ROCE_55, None),
+    ("applied.mode", NV_ROCE_55, "lossless"),
+    ("applied.cable-length", NV_ROCE_55, "50"),
+    ("description.cable-length", NV_ROCE_55, "Cable Length(in meters) for Roce Lossless Config"),
+    ("description.enable", NV_ROCE_55, "Turn the feature 'on' or 'off'.  The default is 'off'."),
+    ("applied.pfc.pfc-priority", NV_ROCE_55, None),
+    ("settings.pfc.pfc-priority", NV_ROCE_55, "4"),
+    ("settings.congestion-control.max-threshold", NV_ROCE_55, "2.50 MB"),
+    ("settings.congestion-control.enabled-tc", NV_ROCE_55, "0,4"),
+    ("settings.trust.trust-mode", NV_ROCE_55, "pcp,dscp"),
+    ("dscp_to_switch_priority.1", NV_ROCE_55, {"pcp": "4", "dscp": "32,33,34,35,36,37,38,39", "switch_prio": "4"}),
+    ("switch_priority_to_tc.2", NV_ROCE_55, {"switch_prio": "6", "traffic_class": "6", "scheduler_weight": "strict-priority"}),
+    ("pools.1", NV_ROCE_55, {"name": "roce-reserved-ingress", "mode": "Dynamic", "size": "40.0%",
+                             "switch_priorities": "4", "traffic_class": "-"}),
+    ("exceptions", NV_ROCE_55, []),
+    ("unknown_tables", NV_ROCE_55, []),
+    # The 5.9+ layout without the description column reads the same settings.
+    ("settings.pfc.pfc-priority", NV_ROCE_55.replace("   description", "").replace(
+        "  ------------------------------------------------------", ""), "4"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"), NV_ROCE_READS, ids=[f"{c[0]}-{i}" for i, c in enumerate(NV_ROCE_READS)]
+)
+def test_nv_show_qos_roce_55_layout_is_read(path: str, text: str, expected: Any) -> None:
+    assert dig(parse("cumulus-nv-show-qos-roce", text), path) == expected
+
+
+def test_nv_show_qos_roce_55_settings_hold_no_description() -> None:
+    """No setting carries description text (the 5.5 column glued onto applied values before)."""
+    parsed = parse("cumulus-nv-show-qos-roce", NV_ROCE_55)
+    assert parsed["settings"] == {
+        "enable": "on",
+        "mode": "lossless",
+        "cable-length": "50",
+        "congestion-control.congestion-mode": "ECN",
+        "congestion-control.enabled-tc": "0,4",
+        "congestion-control.max-threshold": "2.50 MB",
+        "congestion-control.min-threshold": "200.00 KB",
+        "pfc.pfc-priority": "4",
+        "pfc.rx-enabled": "enabled",
+        "pfc.tx-enabled": "enabled",
+        "trust.trust-mode": "pcp,dscp",
+    }
+
+
+NV_ROCE_REFUSALS: list[tuple[str, str, str]] = [
+    ("a mapping row cut before its switch-prio", NV_ROCE_55.replace("32,33,34,35,36,37,38,39  4\n", "32,33,34,35,36,37,38,39\n"),
+     r"line 24: a row of 'RoCE PCP/DSCP->SP mapping configurations' ends before its 'switch-prio' column"),
+    ("a pool row cut before its traffic-class", NV_ROCE_55.replace("40.0%  4                  -\n", "40.0%  4\n"),
+     r"line 41: a row of 'RoCE pool config' ends before its 'traffic-class' column"),
+    ("cut after a section's rule", NV_ROCE_55[: NV_ROCE_55.index("    0   lossy-default-ingress")],
+     r"line 36: section 'RoCE pool config' has no rows"),
+    ("cut after a section's title", NV_ROCE_55[: NV_ROCE_55.index("        switch-prio  traffic-class")],
+     r"line 27: section 'RoCE SP->TC mapping and ETS configurations' has no rows"),
+    ("cut after the first table's rule", "".join(NV_ROCE_55.splitlines(keepends=True)[:2]),
+     r"line 1: the `nv show qos roce` table has a header but no rows"),
+    ("a section right under the first table's rule", "".join(NV_ROCE_55.splitlines(keepends=True)[:2])
+     + "RoCE pool config\n===================\n", r"line 1: the `nv show qos roce` table has a header but no rows"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), NV_ROCE_REFUSALS, ids=[c[0] for c in NV_ROCE_REFUSALS])
+def test_nv_show_qos_roce_cut_capture_is_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("cumulus-nv-show-qos-roce", text)

@@ -45,6 +45,10 @@ def parse_nv_show_qos_roce(text: str) -> dict[str, Any]:
     result: dict[str, Any] = {name: {} for name in names}
     parent = ""
     index = first_rule + 1
+    if index >= len(lines) or not lines[index].strip() or _is_title(lines, index):
+        raise ParseError(
+            f"line {first_rule}: the `nv show qos roce` table has a header but no rows (a cut capture)"
+        )
     while index < len(lines) and lines[index].strip() and not _is_title(lines, index):
         line = lines[index]
         key = line[: spans[1][0]].strip()
@@ -58,7 +62,7 @@ def parse_nv_show_qos_roce(text: str) -> dict[str, Any]:
             for name in names:
                 result[name][key] = values[name] or None
         index += 1
-    _read_sections(lines[index:], result)
+    _read_sections(lines[index:], index + 1, result)
     # What the switch runs: the operational value where it shows one, else the applied one.
     result["settings"] = {
         key: result["operational"][key] or result["applied"][key] for key in result["applied"]
@@ -72,17 +76,24 @@ def _is_title(lines: list[str], index: int) -> bool:
     return bool(lines[index].strip()) and bool(following) and set(following) == {"="}
 
 
-def _read_sections(lines: list[str], result: dict[str, Any]) -> None:
+def _read_sections(lines: list[str], first_line: int, result: dict[str, Any]) -> None:
     """The `=`-underlined sections: a header, a dashed rule, rows. Cells are read over the rule's
     dashed runs, so an empty cell (a switch priority no DSCP maps to) stays empty instead of
-    shifting the next value into its column; the first run is the row's index, unnamed."""
+    shifting the next value into its column; the first run is the row's index, unnamed.
+
+    NVUE fills a row's last cell (`-` where a pool has no traffic class): a row whose last cell is
+    empty was cut; a known section other than the Exception List without rows was cut after its
+    title or header. Each is an error naming the line (`first_line`: the number of lines[0])."""
     name: str | None = None
     header: list[str] = []
     spans: list[tuple[int, int]] = []
+    title_line = 0
     result["unknown_tables"] = []
     for index, line in enumerate(lines):
         stripped = line.strip()
         if _is_title(lines, index) or stripped in _SECTIONS:
+            _refuse_empty_section(result, name, title_line)
+            title_line = first_line + index
             name = _SECTIONS.get(stripped)
             if name is None:
                 result["unknown_tables"].append(stripped)
@@ -99,9 +110,27 @@ def _read_sections(lines: list[str], result: dict[str, Any]) -> None:
             header = [column.replace("-", "_") for column in stripped.split()]
         elif len(spans) == len(header) + 1:
             cells = [line[start:end].strip() or None for start, end in spans[1:]]
+            if cells[-1] is None:
+                raise ParseError(
+                    f"line {first_line + index}: a row of {_title_of(name)!r} ends before its "
+                    f"{header[-1].replace('_', '-')!r} column (a cut capture)"
+                )
             result[name].append(dict(zip(header, cells, strict=True)))
         else:  # no rule under the header (a hand-trimmed copy): whitespace-separated cells
             result[name].append(dict(zip(header, stripped.split()[1:], strict=False)))
+    _refuse_empty_section(result, name, title_line)
+
+
+def _title_of(name: str) -> str:
+    return next(title for title, key in _SECTIONS.items() if key == name)
+
+
+def _refuse_empty_section(result: dict[str, Any], name: str | None, title_line: int) -> None:
+    """A known section that ended without a row (the Exception List may be empty)."""
+    if name is not None and name != "exceptions" and not result[name]:
+        raise ParseError(
+            f"line {title_line}: section {_title_of(name)!r} has no rows (a cut or damaged capture)"
+        )
 
 
 # `nv show qos roce -o json`, by NVIDIA's NVUE OpenAPI spec for Cumulus Linux 5.3.0
