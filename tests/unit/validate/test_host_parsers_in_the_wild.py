@@ -233,3 +233,67 @@ IBSTAT_REFUSALS: list[tuple[str, str, str]] = [
 def test_ibstat_contradictions_are_refused(case: str, text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("ibstat", text)
+
+
+# ---- nvidia-smi topo -m (the tab-separated matrix the driver prints: a header of GPUn/NICn and
+# `CPU Affinity`, `NUMA Affinity`, `GPU NUMA ID`; GPU rows end with the affinity values; then
+# `Legend:` and `NIC Legend:` with `NICn: mlx5_n`; ../shared/samples/nvidia-smi-topo_* is the
+# same layout without NICs) ----
+_TOPO_HEADER = "\tGPU0\tGPU1\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+_TOPO_ROWS = (
+    "GPU0\t X \tNV18\tPIX\tSYS\t0-47,96-143\t0\t\tN/A\n"
+    "GPU1\tNV18\t X \tSYS\tPIX\t48-95,144-191\t1\t\tN/A\n"
+    "NIC0\tPIX\tSYS\t X \tSYS\t\t\t\t\n"
+    "NIC1\tSYS\tPIX\tSYS\t X \t\t\t\t\n"
+)
+_TOPO_LEGEND = (
+    "\nLegend:\n\n  X    = Self\n  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)\n"
+    "  PIX  = Connection traversing at most a single PCIe bridge\n  NV#  = Connection traversing a bonded set of # NVLinks\n\n"
+    "NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n\n"
+)
+_TOPO = _TOPO_HEADER + _TOPO_ROWS + _TOPO_LEGEND
+_TOPO_NO_NICS = (
+    "\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"
+    "GPU0\t X \tNV18\t0-47,96-143\t0\nGPU1\tNV18\t X \t48-95,144-191\t1\n"
+    + _TOPO_LEGEND.split("NIC Legend")[0]
+)
+TOPO_READS: list[tuple[str, str, dict[str, Any]]] = [
+    ("tabs turned to spaces (a copy)", _TOPO.expandtabs(8),
+     {"gpus": ["GPU0", "GPU1"], "nics": ["mlx5_0", "mlx5_1"], "affinity.GPU1.CPU Affinity": "48-95,144-191", "affinity.GPU1.GPU NUMA ID": "N/A"}),
+    ("no NICs, no NIC legend", _TOPO_NO_NICS, {"nics": [], "nic_legend": {}, "affinity.GPU0.NUMA Affinity": "0"}),
+    ("CPU Affinity only (older drivers)",
+     "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV18\t0-47\nGPU1\tNV18\t X \t48-95\n",
+     {"affinity.GPU1": {"CPU Affinity": "48-95"}, "matrix.GPU0.GPU1": "NV18"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), TOPO_READS, ids=[c[0] for c in TOPO_READS])
+def test_nvidia_smi_topo_layouts_are_read(case: str, text: str, expected: dict[str, Any]) -> None:
+    parsed = parse("nvidia-smi-topo", text)
+    assert {path: dig(parsed, path) for path in expected} == expected
+
+
+TOPO_REFUSALS: list[tuple[str, str, str]] = [
+    ("a NIC legend but no NIC columns (spaces)",
+     (_TOPO_NO_NICS + "NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n").expandtabs(8),
+     r"line 14: the NIC legend lists NIC0, NIC1 but the matrix header has no NIC column"),
+    ("a NIC the legend lists twice", _TOPO.replace("  NIC1: mlx5_1\n", "  NIC1: mlx5_1\n  NIC1: mlx5_2\n"),
+     r"line 18: the NIC legend lists NIC1 twice \(mlx5_1, mlx5_2\)"),
+    ("affinity columns run into each other in every GPU row (spaces)",
+     _TOPO.replace("0-47,96-143\t0\t", "0-47,96-1430\t").replace("48-95,144-191\t1\t", "48-95,144-1911\t").expandtabs(8),
+     r"line 2: the GPU0 row: expected 4 relations .* then CPU Affinity, NUMA Affinity, GPU NUMA ID"),
+    ("a CPU affinity value cut at its end", _TOPO.replace("48-95,144-191", "48-95,144-"), r"line 3: the GPU1 row"),
+    ("the capture cut inside the last GPU row", _TOPO_HEADER + _TOPO_ROWS[: _TOPO_ROWS.index("48-95") + 6] + "\n",
+     r"line 3: the GPU1 row: .*found 'NV18 X SYS PIX 48-95,'"),
+    ("a row for a device the header does not name",
+     _TOPO_HEADER + _TOPO_ROWS + "NIC2\tSYS\tSYS\tSYS\tSYS\t\t\t\t\n" + _TOPO_LEGEND,
+     r"line 6: a row for NIC2, which the matrix header \(line 1\) does not name"),
+    ("an unknown header column", _TOPO.replace("\tGPU NUMA ID", "\tGPU NUMA ID\tNIC Affinity"),
+     r"line 1: the matrix header has unknown column 'NIC'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "text", "reason"), TOPO_REFUSALS, ids=[c[0] for c in TOPO_REFUSALS])
+def test_nvidia_smi_topo_garbled_matrices_are_refused(case: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse("nvidia-smi-topo", text)

@@ -23,7 +23,8 @@ def parse_nvidia_smi_topo(text: str) -> dict[str, Any]:
     Read completely or refused, naming the line: every device of the header has one row whose
     relations are known words with `X` on the diagonal, the matrix is symmetric, each affinity
     value has its column's form (`0-51,104-155`, `0`, `N/A`), and a NIC legend matches the
-    header's NIC columns."""
+    header's NIC columns. The header holds only device names and the affinity column names; a row
+    of a device the header does not name, or a NIC the legend lists twice, is an error."""
     lines = content_lines(text)
     header_index = next(
         (i for i, line in enumerate(lines) if line.split()[:1] == ["GPU0"] and not _is_row(line)), None
@@ -33,16 +34,40 @@ def parse_nvidia_smi_topo(text: str) -> dict[str, Any]:
     header = lines[header_index]
     devices = [token for token in header.split() if _DEVICE.match(token)]
     extra_columns = [name for name in _AFFINITY_COLUMNS if name in header]
+    unknown = [
+        token
+        for token in _without(header, extra_columns).split()
+        if not _DEVICE.match(token) or token.startswith(("CPU", "NUMA"))
+    ]
+    if unknown or len(set(devices)) != len(devices):
+        what = f"unknown column {unknown[0]!r}" if unknown else "a device named twice"
+        raise ParseError(
+            f"line {header_index + 1}: the matrix header has {what} (expected GPUn/NICn device names, then "
+            f"{', '.join(_AFFINITY_COLUMNS)}: a garbled header)"
+        )
+    legend_started = False
     matrix: dict[str, dict[str, str]] = {}
     affinity: dict[str, dict[str, str]] = {}
     legend: dict[str, str] = {}
     legend_line = 0
     for number_, line in enumerate(lines[header_index + 1 :], header_index + 2):
         if match := _LEGEND.match(line):
+            if match["alias"] in legend:
+                raise ParseError(
+                    f"line {number_}: the NIC legend lists {match['alias']} twice ({legend[match['alias']]}, "
+                    f"{match['name']}): a garbled legend"
+                )
             legend[match["alias"]] = match["name"]
             legend_line = legend_line or number_
             continue
         tokens = line.split()
+        legend_started = legend_started or tokens[:1] == ["Legend:"]
+        stray = tokens and tokens[0] not in devices and _DEVICE.match(tokens[0])
+        if stray and (not legend_started or _is_row(line)):
+            raise ParseError(
+                f"line {number_}: a row for {tokens[0]}, which the matrix header (line {header_index + 1}) "
+                f"does not name: a cut header or two matrices in one capture"
+            )
         if not tokens or tokens[0] not in devices:
             continue
         device = tokens[0]
@@ -106,6 +131,12 @@ def _refuse_garbled_matrix(
             f"line {legend_line}: the NIC legend lists {', '.join(sorted(legend))} but the matrix header "
             f"has {', '.join(nic_columns) or 'no NIC column'} (a garbled matrix)"
         )
+
+
+def _without(header: str, names: list[str]) -> str:
+    for name in names:
+        header = header.replace(name, " ")
+    return header
 
 
 def _is_row(line: str) -> bool:
