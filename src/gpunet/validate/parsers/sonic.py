@@ -265,7 +265,7 @@ def parse_show_queue_counters(text: str, queue: str | None = None) -> dict[str, 
         ):
             if is_rule(line):
                 continue
-            raise _queue_error(text, line, _queue_row_problem(tokens, columns, ports, names))
+            raise _queue_error(text, line, _queue_row_problem(tokens, columns, ports))
         key = (first, tokens[1])
         if key in seen:
             raise ParseError(f"{first} {tokens[1]} is listed twice (a duplicated capture)")
@@ -367,9 +367,7 @@ def _queue_counters_json(text: str, queue: str | None) -> dict[str, Any]:
     return {"layout": layout, "queues": queues}
 
 
-def _queue_row_problem(
-    tokens: list[str], columns: tuple[str, ...], ports: dict[str, bool], names: dict[str, bool]
-) -> str:
+def _queue_row_problem(tokens: list[str], columns: tuple[str, ...], ports: dict[str, bool]) -> str:
     """What is wrong with a line inside a table that is no row of it."""
     if len(tokens) != len(columns) + 2:
         return (
