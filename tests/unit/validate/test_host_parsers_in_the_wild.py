@@ -5,10 +5,14 @@ our own; layouts are the tools' published ones (the print code named above each 
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gpunet.cli import main
 from gpunet.validate.parsers import ParseError, parse
 from tests.unit.validate.test_parsers import dig
 
@@ -297,3 +301,69 @@ TOPO_REFUSALS: list[tuple[str, str, str]] = [
 def test_nvidia_smi_topo_garbled_matrices_are_refused(case: str, text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("nvidia-smi-topo", text)
+
+
+# ---- iproute2 dcb through `gpunet parse` (the CLI path: file in, JSON out, exit 3 naming the file
+# and the line); layouts from iproute2 dcb/dcb_pfc.c dcb_pfc_print and dcb/dcb_app.c dcb_app_print,
+# as man dcb-pfc(8) and dcb-app(8) show them ----
+_DCB_PFC = (
+    "pfc-cap 8 macsec-bypass off delay 4096 \nprio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off \n"
+)
+_DCB_PFC_STATS = (
+    _DCB_PFC
+    + "requests 0:0 1:0 2:0 3:5120 4:0 5:0 6:0 7:0 \nindications 0:0 1:0 2:0 3:4470 4:0 5:0 6:0 7:0 \n"
+)
+_DCB_APP = "default-prio 0 \ndscp-prio AF31:3 CS6:6 \n"
+DCB_CLI_READS: list[tuple[str, str, str, Any]] = [
+    ("dcb-pfc-show", _DCB_PFC, "pfc_priorities", [3]),
+    ("dcb-pfc-show", _DCB_PFC, "delay", 4096),
+    ("dcb-pfc-show", "$ dcb pfc show dev ens1f0np0\n" + _DCB_PFC, "prio_pfc.3", True),
+    ("dcb-pfc-show", _DCB_PFC_STATS, "indications.3", 4470),
+    ("dcb-pfc-show", '{"pfc_cap":8,"macsec_bypass":false,"delay":4096,"prio_pfc":[false,false,false,true,false,false,false,false]}',
+     "pfc_priorities", [3]),
+    ("dcb-app-show", _DCB_APP, "dscp_to_priorities", {"26": [3], "48": [6]}),  # JSON keys are strings
+    ("dcb-app-show", "dscp-prio 26:3 48:6 \n", "dscp_prio", [[26, 3], [48, 6]]),
+    ("dcb-app-show", '{"default_prio":[0],"dscp_prio":[[26,3],[48,6]]}', "default_prio", [0]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tool", "text", "path", "expected"), DCB_CLI_READS)
+def test_dcb_tools_print_json_through_gpunet_parse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], tool: str, text: str, path: str, expected: Any
+) -> None:
+    capture = tmp_path / f"{tool}.txt"
+    capture.write_text(text)
+    assert main(["parse", tool, str(capture)]) == 0
+    assert dig(json.loads(capsys.readouterr().out), path) == expected
+
+
+DCB_CLI_REFUSALS: list[tuple[str, str, str]] = [
+    ("dcb-pfc-show", _DCB_PFC.replace(" 5:off 6:off 7:off ", ""), r"line 2: prio-pfc lists 5 of 8 priorities"),
+    ("dcb-pfc-show", _DCB_PFC_STATS.replace(" 6:0 7:0 \nindications", " 6:\nindications"), r"line 3: requests '6:': expected 6:N"),
+    ("dcb-pfc-show", _DCB_PFC + "prio-buffer 0:0 1:0\n", r"line 3: 'prio-buffer 0:0 1:0' is not a line `dcb pfc show` prints"),
+    ("dcb-pfc-show", "Error: Device \"ens9\" does not exist.\n", r"line 1: dcb reports an error"),
+    ("dcb-pfc-show", "", r"no 'prio-pfc"),
+    ("dcb-app-show", _DCB_APP + "dscp-prio 46:5 \n", r"line 3: a second 'dscp-prio' line"),
+    ("dcb-app-show", "dscp-prio AF31:3 CS6\n", r"line 1: dscp-prio 'CS6': expected <id>:<priority>"),
+    ("dcb-app-show", "dscp-prio AF31:3\napp-prio 3\n", r"line 2: 'app-prio 3' is not a line `dcb app show` prints"),
+    ("dcb-app-show", '{"dscp_prio":[[26,3],[48', r"dcb -j app show: not JSON"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tool", "text", "reason"), DCB_CLI_REFUSALS)
+def test_dcb_damage_exits_3_naming_the_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], tool: str, text: str, reason: str
+) -> None:
+    capture = tmp_path / "capture.txt"
+    capture.write_text(text)
+    assert main(["parse", tool, str(capture)]) == 3
+    error = capsys.readouterr().err
+    assert error.startswith(f"gpunet parse: {capture}: ") and error.count("\n") == 1
+    assert re.search(reason, error), error
+
+
+def test_dcb_tools_are_gpunet_parse_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["parse", "--help"])
+    help_text = capsys.readouterr().out
+    assert "dcb-app-show" in help_text and "dcb-pfc-show" in help_text

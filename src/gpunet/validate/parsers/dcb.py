@@ -11,7 +11,9 @@ values, the DSCP shifted left by two). A site that renamed code points in its rt
 error naming the token (collect with `dcb -N` there).
 
 Read completely or refused: a line of a known keyword whose pairs do not all read, a priority
-array that does not list priorities 0-7, or a keyword printed twice is an error naming the line.
+array that does not list priorities 0-7, a keyword printed twice, or a line that is none of the
+lines the command prints (other than a `$ dcb ...` / `# dcb ...` command line ahead of the output)
+is an error naming the line.
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ def parse_dcb_pfc_show(text: str) -> dict[str, Any]:
             result[key] = values
         elif keyword.startswith(("Error", "RTNETLINK")) or "failed" in line or "not supported" in line:
             raise ParseError(f"line {number_}: dcb reports an error: {line.strip()}")
+        elif not _is_command_line(keyword):
+            raise ParseError(
+                f"line {number_}: {line.strip()!r} is not a line `dcb pfc show` prints (expected pfc-cap, "
+                "macsec-bypass, delay, prio-pfc, requests or indications)"
+            )
     if "prio_pfc" not in result:
         raise ParseError("no 'prio-pfc 0:on|off ...' line: not `dcb pfc show` output")
     result["pfc_priorities"] = [priority for priority, on in enumerate(result["prio_pfc"]) if on]
@@ -145,7 +152,17 @@ def parse_dcb_app_show(text: str) -> dict[str, Any]:
                 result[key] = [_app_pair(t, _APP_SELECTORS[keyword], number_, keyword) for t in tokens[1:]]
         elif keyword.startswith(("Error", "RTNETLINK")) or "failed" in line or "not supported" in line:
             raise ParseError(f"line {number_}: dcb reports an error: {line.strip()}")
+        elif not _is_command_line(keyword):
+            raise ParseError(
+                f"line {number_}: {line.strip()!r} is not a line `dcb app show` prints (expected "
+                f"default-prio or {', '.join(_APP_SELECTORS)})"
+            )
     return _with_dscp_map(result)
+
+
+def _is_command_line(first_token: str) -> bool:
+    """A shell transcript's command line ahead of the output: `$ dcb pfc show dev eth2`."""
+    return first_token in ("$", "#") or first_token.endswith(("$", "#"))
 
 
 def _app_pair(token: str, kind: str, number_: int, keyword: str) -> list[int]:
