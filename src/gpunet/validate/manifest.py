@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpunet.hosts.settings import cable_lengths, ets_from_queues
 from gpunet.model.fabric import Fabric, GpuHost
 from gpunet.validate.capture_file import read_bytes
 from gpunet.validate.pairs import RING, ring_rounds, schedule
@@ -32,6 +33,15 @@ class NicExpectation:
     switch: str
     switch_port: str
     address: str = ""  # the NIC's fabric address (inventory `ip`, no prefix); "" in older manifests
+    # What roce_host sets on the NIC (gpunet.hosts.settings, with the inventory's roce_host knobs):
+    # priority -> traffic class, TSA and ETS share per traffic class, metres of cable to the leaf.
+    # None: a manifest written before these were recorded. `left_alone` names each setting roce_host
+    # does not make on this NIC (prio_tc, ets, cable_length) with the reason (a knob off, no length).
+    prio_tc: list[int] | None = None
+    tc_tsa: list[str] | None = None
+    tc_bw: list[int] | None = None
+    cable_length_m: int | None = None
+    left_alone: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,7 @@ def build_manifest(
         ntp_max_offset_ms=fabric.ntp.max_offset_ms,
         roce_port=4791,
         nccl_port_range=fabric.firewall.nccl_port_range,
-        hosts={name: _host_expectation(host) for name, host in hosts.items()},
+        hosts={name: _host_expectation(host, fabric) for name, host in hosts.items()},
         switches={
             name: SwitchExpectation(name, switch.platform, [p.name for p in switch.ports if p.lossless])
             for name, switch in sorted(fabric.switches.items())
@@ -149,7 +159,7 @@ def build_manifest(
     )
 
 
-def _host_expectation(host: GpuHost) -> HostExpectation:
+def _host_expectation(host: GpuHost, fabric: Fabric) -> HostExpectation:
     return HostExpectation(
         name=host.name,
         gpus=host.gpus.count,
@@ -157,11 +167,64 @@ def _host_expectation(host: GpuHost) -> HostExpectation:
         has_gpus=host.hardware.gpus,
         has_rdma_nics=host.hardware.rdma_nics,
         hardware_reason=host.hardware.reason,
-        nics=[
-            NicExpectation(n.name, n.netdev, n.speed_gbps, n.rail, n.switch, n.switch_port, str(n.ip.ip))
-            for n in host.nics
-        ],
+        nics=_nic_expectations(host, fabric),
     )
+
+
+def _nic_expectations(host: GpuHost, fabric: Fabric) -> list[NicExpectation]:
+    """Each NIC with what roce_host sets on it: its defaults (the nic_ets and nic_cable_lengths
+    filters' functions, over the built fabric) where the inventory leaves a knob out."""
+    knobs = host.roce_host_knobs
+    queues = [asdict(queue) for queue in fabric.qos.queues]
+    ets = ets_from_queues(queues, fabric.qos.lossless_priority)
+    prio_tc = list(knobs.get("roce_host_prio_tc", ets["prio_tc"]))
+    tc_tsa = list(knobs.get("roce_host_tc_tsa", ets["tc_tsa"]))
+    tc_bw = list(knobs.get("roce_host_tc_bw", ets["tc_bw"]))
+
+    def port_length(switch: str, port: str) -> int | None:
+        found = fabric.switches[switch].port(port) if switch in fabric.switches else None
+        return None if found is None else found.cable_length_m
+
+    plain_nics = [{"netdev": n.netdev, "switch": n.switch, "switch_port": n.switch_port} for n in host.nics]
+    lengths = knobs.get("roce_host_cable_length_m")
+    if lengths is None:
+        lengths = cable_lengths(plain_nics, port_length)
+    left_alone: dict[str, str] = {}
+    if not prio_tc:
+        left_alone["prio_tc"] = "roce_host_prio_tc is [] in the inventory: roce_host leaves the map alone"
+    if not tc_tsa:
+        left_alone["ets"] = "roce_host_tc_tsa is [] in the inventory: roce_host leaves ETS alone"
+    expectations = []
+    for nic in host.nics:
+        alone = dict(left_alone)
+        length = lengths.get(nic.netdev)
+        if not knobs.get("roce_host_set_cable_length", True):
+            alone["cable_length"] = (
+                "roce_host_set_cable_length is false in the inventory: roce_host leaves cable lengths alone"
+            )
+        elif length is None:
+            where = "roce_host_cable_length_m" if "roce_host_cable_length_m" in knobs else "the inventory"
+            alone["cable_length"] = (
+                f"{where} holds no cable length for {nic.netdev} (leaf port {nic.switch}:{nic.switch_port}):"
+                " roce_host reports it NOT APPLIED and the NIC keeps its own"
+            )
+        expectations.append(
+            NicExpectation(
+                nic.name,
+                nic.netdev,
+                nic.speed_gbps,
+                nic.rail,
+                nic.switch,
+                nic.switch_port,
+                str(nic.ip.ip),
+                prio_tc=prio_tc,
+                tc_tsa=tc_tsa,
+                tc_bw=tc_bw,
+                cable_length_m=length,
+                left_alone=alone,
+            )
+        )
+    return expectations
 
 
 def _nccl_runs(hosts: list[GpuHost], thresholds: Thresholds) -> dict[str, NcclRun]:

@@ -107,13 +107,13 @@ def test_identical_measurements_are_parsed_each_time(tmp_path, texts_parsed: lis
 
 
 def test_a_different_capture_or_tool_is_parsed_on_its_own(tmp_path, texts_parsed: list[str]) -> None:
-    other = QOS.replace("Cable len: 7", "Cable len: 3")
+    other = QOS.replace("Cable len: 3", "Cable len: 7")
     assert other != QOS
     artifacts = capture_folder(
         tmp_path, {"hosts/gpu01/mlnx_qos.rail0.txt": QOS, "hosts/gpu02/mlnx_qos.rail0.txt": other}
     )
     first, second = artifacts.host("gpu01", "mlnx_qos", "rail0"), artifacts.host("gpu02", "mlnx_qos", "rail0")
-    assert (first["cable_length_m"], second["cable_length_m"]) == (7, 3)
+    assert (first["cable_length_m"], second["cable_length_m"]) == (3, 7)
     with pytest.raises(InputError):  # the same bytes read as another tool: that tool's parse
         artifacts.parsed("hosts/gpu01/mlnx_qos.rail0.txt", "sonic-show-ecn")
     assert len(texts_parsed) == 3

@@ -98,7 +98,13 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         4,
         {("nic_port_state", "fail")},
     ),
-    ("mlnx_qos cut inside the TC list", QOS, _cut_before("tc: 6"), 3, {("nic_qos", "error")}),
+    (
+        "mlnx_qos cut inside the TC list",
+        QOS,
+        _cut_before("tc: 6"),
+        3,
+        {(check, "error") for check in ("nic_qos", "nic_prio_tc", "nic_ets", "nic_cable_length")},
+    ),
     (
         "mlnx_qos PFC off on the lossless priority",
         QOS,

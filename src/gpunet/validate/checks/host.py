@@ -9,7 +9,7 @@ from typing import Any
 from gpunet.validate.checks.base import GPUS, HOSTS, RDMA_NICS, Check, read_host
 from gpunet.validate.gid_index import inventory_gid, perftest_choice
 from gpunet.validate.manifest import HostExpectation, NicExpectation
-from gpunet.validate.results import Result
+from gpunet.validate.results import Result, Status
 
 _NEAR_PCIE = ("PIX", "PXB")  # at most PCIe switches between GPU and NIC: GPUDirect RDMA at full speed
 _ACS_REDIRECT_FLAGS = ("SrcValid", "ReqRedir", "CmpltRedir")
@@ -151,6 +151,216 @@ class NicQos(Check):
             f"traffic class {tclass['traffic_class']}"
         )
         return self.result(target, actual == expected, expected, actual)
+
+
+# How the verify side names the fix of a NIC that is not as roce_host sets it.
+_RERUN = "rerun roce_host (playbooks/roce_hosts.yml --limit {host})"
+_MLX5_MAX_CABLE_LENGTH_M = 999  # roce_qos: mlx5 keeps 1-999 m and drops a longer one without an error
+
+
+def _manifest_predates(check: Check, target: str, expected: str) -> Result:
+    return Result(
+        check.name,
+        target,
+        Status.ERROR,
+        expected,
+        "no expectation",
+        "the manifest was written before gpunet-validate recorded what roce_host sets on each NIC:"
+        " re-collect",
+        check.categories[0],
+    )
+
+
+def _left_alone(check: Check, target: str, why: str) -> Result:
+    """The operator turned the setting off: roce_host does not make it, so there is nothing to judge."""
+    return Result(check.name, target, Status.SKIPPED, "left alone", "not run", why, check.categories[0])
+
+
+def _unreadable(check: Check, target: str, expected: str, actual: str, why: str) -> Result:
+    return Result(check.name, target, Status.ERROR, expected, actual, why, check.categories[0])
+
+
+def _live_prio_tc(qos: dict[str, Any]) -> list[int | None]:
+    """Priority -> traffic class as mlnx_qos lists it (None: a priority under no class)."""
+    live: list[int | None] = [None] * 8
+    for tc in qos["tcs"]:
+        for prio in tc["priorities"]:
+            if 0 <= prio < 8:
+                live[prio] = tc["tc"]
+    return live
+
+
+def _classes(values: list[int | None] | list[int]) -> str:
+    return ",".join("?" if value is None else str(value) for value in values)
+
+
+def _ets_text(tcs: dict[int, tuple[str, int]], classes: list[int]) -> str:
+    def one(tc: int) -> str:
+        if tc not in tcs:
+            return f"{tc}:?"
+        tsa, bw = tcs[tc]
+        return f"{tc}:{tsa} {bw}%" if tsa == "ets" else f"{tc}:{tsa}"
+
+    return ", ".join(one(tc) for tc in classes)
+
+
+class NicPrioTc(Check):
+    name = "nic_prio_tc"
+    description = "NIC priority -> traffic class map as roce_host sets it (roce_host_prio_tc)"
+    categories = ("qos",)
+    judged_per = HOSTS
+    commands = ("mlnx_qos",)
+    weight = 2
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            for nic in host.nics:
+                yield self._judge(host, nic)
+
+    def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
+        target = f"{host.name}:{nic.name}"
+        if nic.prio_tc is None or nic.left_alone is None:
+            return _manifest_predates(self, target, "priority -> traffic class as roce_host sets it")
+        if "prio_tc" in nic.left_alone:
+            return _left_alone(self, target, nic.left_alone["prio_tc"])
+        expected = f"prio->TC {_classes(nic.prio_tc)}"
+        qos, problem = read_host(self, host, "mlnx_qos", target, expected, nic.netdev)
+        if problem:
+            return problem
+        live = _live_prio_tc(qos)
+        if all(tc is None for tc in live):
+            return _unreadable(
+                self,
+                target,
+                expected,
+                "no traffic class section",
+                f"mlnx_qos.{nic.netdev}.txt lists no priority under a traffic class (no 'tc: N ... priority:'"
+                " lines): the map cannot be read",
+            )
+        actual = f"prio->TC {_classes(live)}"
+        if live == nic.prio_tc:
+            return self.result(target, True, expected, actual)
+        message = (
+            f"{host.name}:{nic.netdev} priority -> traffic class map differs:"
+            f" {_RERUN.format(host=host.name)}, or set roce_host_prio_tc ([] leaves the map alone)"
+        )
+        return self.result(target, False, expected, actual, message)
+
+
+class NicEts(Check):
+    name = "nic_ets"
+    description = "NIC ETS (TSA and bandwidth share) per traffic class as roce_host sets it"
+    categories = ("qos",)
+    judged_per = HOSTS
+    commands = ("mlnx_qos",)
+    weight = 2
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            for nic in host.nics:
+                yield self._judge(host, nic)
+
+    def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
+        target = f"{host.name}:{nic.name}"
+        if nic.tc_tsa is None or nic.tc_bw is None or nic.prio_tc is None or nic.left_alone is None:
+            return _manifest_predates(self, target, "ETS per traffic class as roce_host sets it")
+        if "ets" in nic.left_alone:
+            return _left_alone(self, target, nic.left_alone["ets"])
+        wanted = {
+            tc: (tsa, bw if tsa == "ets" else 0)
+            for tc, (tsa, bw) in enumerate(zip(nic.tc_tsa, nic.tc_bw, strict=True))
+        }
+        every_class = f"ETS {_ets_text(wanted, sorted(wanted))}"
+        qos, problem = read_host(self, host, "mlnx_qos", target, every_class, nic.netdev)
+        if problem:
+            return problem
+        if not qos["tcs"]:
+            return _unreadable(
+                self,
+                target,
+                every_class,
+                "no traffic class section",
+                f"mlnx_qos.{nic.netdev}.txt has no 'tc: N ratelimit: ..., tsa: ...' lines:"
+                " ETS cannot be read",
+            )
+        live = {
+            tc["tc"]: (tc["tsa"], (tc["bw_percent"] or 0) if tc["tsa"] == "ets" else 0) for tc in qos["tcs"]
+        }
+        # As roce_qos compares: newer mlnx_qos prints only the classes that hold a priority, so ETS is
+        # judged on the classes the map gives a priority (the NIC's own map where roce_host leaves it).
+        holding = nic.prio_tc or [tc for tc in _live_prio_tc(qos) if tc is not None]
+        classes = sorted(set(holding)) or sorted(live)
+        expected = f"ETS {_ets_text(wanted, classes)}"
+        actual = f"ETS {_ets_text(live, classes)}"
+        if all(live.get(tc) == wanted[tc] for tc in classes):
+            return self.result(target, True, expected, actual)
+        message = (
+            f"{host.name}:{nic.netdev} ETS differs: {_RERUN.format(host=host.name)}, or set roce_host_tc_tsa"
+            " and roce_host_tc_bw (from gpunet_fabric.qos.queues by default; [] and [] leave ETS alone)"
+        )
+        return self.result(target, False, expected, actual, message)
+
+
+class NicCableLength(Check):
+    name = "nic_cable_length"
+    description = "NIC cable length (the PFC headroom's) is its leaf cable's, as roce_host sets it"
+    categories = ("qos",)
+    judged_per = HOSTS
+    commands = ("mlnx_qos",)
+    weight = 2
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        for host in self.manifest.hosts.values():
+            for nic in host.nics:
+                yield self._judge(host, nic)
+
+    def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
+        target = f"{host.name}:{nic.name}"
+        if nic.left_alone is None:
+            return _manifest_predates(self, target, "the cable length roce_host sets")
+        if "cable_length" in nic.left_alone:
+            return _left_alone(self, target, nic.left_alone["cable_length"])
+        length = nic.cable_length_m
+        if length is None:
+            return _manifest_predates(self, target, "the cable length roce_host sets")
+        expected = f"cable length {length} m"
+        if length > _MLX5_MAX_CABLE_LENGTH_M:
+            why = (
+                f"{length} m: mlx5 keeps only 1-{_MLX5_MAX_CABLE_LENGTH_M} m, so roce_host reports it"
+                " NOT APPLIED (set roce_host_set_cable_length: false to say so)"
+            )
+            return _left_alone(self, target, why)
+        qos, problem = read_host(self, host, "mlnx_qos", target, expected, nic.netdev)
+        if problem:
+            return problem
+        live = qos["cable_length_m"]
+        if live is None:
+            return _unreadable(
+                self,
+                target,
+                expected,
+                "no 'Cable len:' line",
+                f"mlnx_qos.{nic.netdev}.txt shows no cable length: this mlnx_qos does not print it",
+            )
+        if live == 0:
+            why = (
+                "mlnx_qos shows Cable len: 0: the NIC has no port buffer control, roce_host reports the"
+                " cable length NOT APPLIED and the firmware's headroom applies"
+            )
+            return _left_alone(self, target, why)
+        actual = f"cable length {live} m"
+        if live == length:
+            return self.result(target, True, expected, actual)
+        message = (
+            f"{host.name}:{nic.netdev} cable length differs: {_RERUN.format(host=host.name)}; the length is"
+            f" the leaf port's ({nic.switch}:{nic.switch_port}) gpunet_ports[].cable_length_m, else"
+            " gpunet_fabric.qos.pfc.cable_length_m, or roce_host_cable_length_m"
+            " (roce_host_set_cable_length: false leaves it alone)"
+        )
+        return self.result(target, False, expected, actual, message)
 
 
 class GpuCount(Check):
