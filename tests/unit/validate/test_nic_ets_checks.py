@@ -20,7 +20,9 @@ import pytest
 import yaml
 
 from gpunet.model.check import load_fabric
+from gpunet.validate.checks import CHECKS as CHECK_CLASSES
 from gpunet.validate.checks import Catalog
+from gpunet.validate.collect_plan import host_commands
 from gpunet.validate.judge import judge
 from gpunet.validate.manifest import build_manifest
 from gpunet.validate.results import Result, Status
@@ -346,3 +348,14 @@ def test_the_factory_state_of_the_shared_sample_fails_each_field(tmp_path: Path)
         "nic_ets": (Status.FAIL, "ETS 0:vendor, 3:vendor, 6:vendor"),
         "nic_cable_length": (Status.FAIL, "cable length 7 m"),
     }
+
+
+def test_the_collection_saves_the_capture_each_check_reads() -> None:
+    """verify_host runs collect_plan.host_commands: `mlnx_qos -i <netdev>` for every NIC, saved as the
+    mlnx_qos.<netdev>.txt these checks read."""
+    nics = [{"name": f"mlx5_{rail}", "netdev": f"rail{rail}"} for rail in range(2)]
+    saved = {command["file"]: command["argv"] for command in host_commands(nics)}
+    for check in CHECKS:
+        assert CHECK_CLASSES[check].inputs() == {"mlnx_qos"}
+    for nic in nics:
+        assert saved[f"mlnx_qos.{nic['netdev']}"] == ["mlnx_qos", "-i", nic["netdev"]]
