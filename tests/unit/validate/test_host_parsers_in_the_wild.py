@@ -327,7 +327,11 @@ DCB_CLI_READS: list[tuple[str, str, str, Any]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("tool", "text", "path", "expected"), DCB_CLI_READS)
+@pytest.mark.parametrize(
+    ("tool", "text", "path", "expected"),
+    DCB_CLI_READS,
+    ids=[f"{c[0]} {c[2]} #{i}" for i, c in enumerate(DCB_CLI_READS)],
+)
 def test_dcb_tools_print_json_through_gpunet_parse(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], tool: str, text: str, path: str, expected: Any
 ) -> None:
@@ -350,7 +354,9 @@ DCB_CLI_REFUSALS: list[tuple[str, str, str]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("tool", "text", "reason"), DCB_CLI_REFUSALS)
+@pytest.mark.parametrize(
+    ("tool", "text", "reason"), DCB_CLI_REFUSALS, ids=[f"{c[0]} #{i}" for i, c in enumerate(DCB_CLI_REFUSALS)]
+)
 def test_dcb_damage_exits_3_naming_the_file_and_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], tool: str, text: str, reason: str
 ) -> None:
