@@ -17,6 +17,8 @@ import re
 
 import pytest
 
+from gpunet.lab.switchsim.configtree import ConfigTree
+from gpunet.lab.switchsim.storage import storage_rules
 from gpunet.model.fabric import Fabric, Queue
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.linediff import config_paths
@@ -80,13 +82,15 @@ SCENARIOS = {
 
 # Config gpunet does not own, typed by an operator before gpunet ever pushed.
 FOREIGN = {
-    "nxos": ["interface Ethernet1/1", "  description keep-me", "interface mgmt0", "  vrf member management",
-             "ip route 0.0.0.0/0 192.0.2.1"],
-    "eos": ["interface Ethernet1/1", "   description keep-me", "interface Management1",
-            "   ip address 192.0.2.11/24", "ip route 0.0.0.0/0 192.0.2.1"],
+    # An operator's lines on top of the factory config (cli.yml): a port description merges into
+    # the factory's port block; the rest is new.
+    "nxos": ["interface Ethernet1/1", "  description keep-me", "interface loopback0",
+             "  ip address 192.0.2.1/32", "ip route 0.0.0.0/0 192.0.2.1"],
+    "eos": ["interface Ethernet1/1", "   description keep-me", "interface Loopback0",
+            "   ip address 192.0.2.11/32", "ip route 0.0.0.0/0 192.0.2.1"],
     "cumulus": ["nv set interface swp1 description keep-me", "nv set router bgp autonomous-system 65001",
                 "nv set qos pfc operator-profile switch-priority 5"],
-    "junos": ["set system services ssh", "set interfaces et-0/0/0 description keep-me",
+    "junos": ["set system ntp server 192.0.2.1", "set interfaces et-0/0/0 description keep-me",
               "set class-of-service schedulers ops-sched transmit-rate percent 5"],
 }  # fmt: skip
 SONIC_FOREIGN = {
@@ -106,8 +110,11 @@ def seed(fleet, target, platform: str) -> None:
                 for key, fields in entries.items():
                     state.config.setdefault(table, {})[key] = dict(fields)
             state.config["PORT"]["Ethernet0"]["description"] = "keep-me"
+        elif platform in INDENT:  # typed into the factory config: a block typed again merges
+            lines = [*state.config, *FOREIGN[platform]]
+            state.config = ConfigTree.from_lines(lines, INDENT[platform], storage_rules(platform)).to_lines()
         else:
-            state.config = [*state.config, *FOREIGN[platform]]
+            state.config = [*state.config, *(line for line in FOREIGN[platform] if line not in state.config)]
 
     fleet.call(write)
 

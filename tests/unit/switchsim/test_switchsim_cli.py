@@ -12,6 +12,9 @@ import time
 import paramiko
 from netmiko import ConnectHandler
 
+from gpunet.lab.switchsim.factory import cli_factory
+from gpunet.lab.switchsim.state import DEFAULT_PORTS
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -39,7 +42,10 @@ def test_switchsim_serves_a_platform_and_saves_its_state(tmp_path):
         session.disconnect()
         saved = json.loads(state_file.read_text())
         assert (saved["platform"], saved["hostname"]) == ("junos", "leaf08")
-        assert saved["config"] == ["set system host-name leaf08"]
+        # The factory config of cli.yml, with the hostname and a block per default port.
+        assert saved["config"] == cli_factory("junos", "leaf08", DEFAULT_PORTS["junos"])
+        port_line = "set interfaces et-0/0/0 unit 0 family ethernet-switching storm-control default"
+        assert port_line in saved["config"]
     finally:
         process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 10

@@ -41,12 +41,12 @@ class SwitchState:
     history: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.config is None:
-            self.config = factory_config(self.platform, self.hostname, self.model)
-        if self.startup is None:
-            self.startup = copy.deepcopy(self.config)
         if not self.ports:
             self.ports = list(DEFAULT_PORTS[self.platform])
+        if self.config is None:
+            self.config = factory_config(self.platform, self.hostname, self.model, self.ports)
+        if self.startup is None:
+            self.startup = copy.deepcopy(self.config)
         for port in self.ports:
             self.counters.setdefault(port, {"rx_pfc": [0] * 8, "tx_pfc": [0] * 8, "tx_queue": [0] * 8})
 

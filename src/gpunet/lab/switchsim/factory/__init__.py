@@ -2,7 +2,8 @@
 
 SONiC: config_db as the image leaves it after first boot and `config qos reload`, generated from
 sonic-buildimage's own templates for the model's SKU (sonic/<SKU>.json, each file names its source
-commit and steps; scripts/sonic-factory-config.py writes them). Other OSes: see `factory_config`.
+commit and steps; scripts/sonic-factory-config.py writes them). The CLI OSes: the running-config
+lines of cli.yml, each tagged with its source, with a block per port the simulator models.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 from functools import cache
 from importlib import resources
 from typing import Any
+
+import yaml
 
 # gpunet switch model -> the SONiC SKU the vendor image boots it with (each platform folder's
 # `default_sku` in sonic-buildimage: x86_64-nvidia_sn5600-r0 "ACS-SN5600 t1",
@@ -42,16 +45,24 @@ def sonic_factory(model: str | None, hostname: str) -> dict[str, Any]:
     return config
 
 
-def factory_config(platform: str, hostname: str, model: str | None = None) -> Any:
-    """The configuration a switch boots with: the config_db of its SKU on SONiC. On the CLI OSes
-    only the lines below: their default QoS (NX-OS `default-nq-*` policies, EOS's and Junos's
-    default classes, Cumulus `default-global` profiles) is assumed to live in the OS rather than
-    in the running config the push reads; that assumption has no vendor source here yet."""
+@cache
+def cli_factory_data() -> dict[str, Any]:
+    """cli.yml: per CLI OS its factory running-config lines and the defaults kept in the OS."""
+    return yaml.safe_load(resources.files(__package__).joinpath("cli.yml").read_text())
+
+
+def cli_factory(platform: str, hostname: str, ports: list[str]) -> list[str]:
+    """The running config a CLI-OS switch boots with: global lines, a block per port, trailer."""
+    data = cli_factory_data()[platform]
+    lines = [line.format(hostname=hostname) for line in data["lines"]]
+    for port in ports:
+        lines += [line.format(port=port) for line in data["per_port"]]
+    return lines + list(data["trailer"])
+
+
+def factory_config(platform: str, hostname: str, model: str | None = None, ports: list[str] = ()) -> Any:
+    """The configuration a switch boots with: the config_db of its SKU on SONiC, the factory
+    running config of cli.yml on the CLI OSes (their default QoS lives in the OS, not in it)."""
     if platform == "sonic":
         return sonic_factory(model, hostname)
-    return {
-        "nxos": [f"hostname {hostname}", "feature lldp"],
-        "eos": [f"hostname {hostname}", "service routing protocols model multi-agent"],
-        "cumulus": [f"nv set system hostname {hostname}"],
-        "junos": [f"set system host-name {hostname}"],
-    }[platform]
+    return cli_factory(platform, hostname, list(ports))
