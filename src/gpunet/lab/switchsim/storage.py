@@ -46,6 +46,9 @@ def _replace_key(platform: str, line: str) -> str | None:
         head, _, _ = line.rpartition(" ")
         return head or None
     text = line.removeprefix("no ") if data["form"] == "indented" else line
+    for number, pattern in enumerate(data.get("choices") or []):
+        if match := re.fullmatch(pattern, text):
+            return f"{text[: match.start('choice')]}<choice {number}>"  # either leaf of this choice
     for pattern in data.get("one_value") or []:
         if match := re.match(rf"(?:{pattern})(?=\s|$)", text):
             return match.group(0)

@@ -107,11 +107,12 @@ class CommitStrategy(ABC):
         except (OSError, EOFError, ReadException, paramiko.SSHException) as error:
             raise SessionLost(f"session lost during {command!r}: {type(error).__name__}") from None
         if check and self.error_pattern.search(output):
-            reason = next(
-                (line.strip() for line in output.splitlines() if self.error_pattern.search(line)), ""
-            )
-            raise DeviceRejectedError(self.switch, f"the switch rejected {command!r}: {reason}")
+            raise DeviceRejectedError(self.switch, f"the switch rejected {command!r}: {self.reason(output)}")
         return output
+
+    def reason(self, output: str) -> str:
+        """What the operator needs from a rejection: the OS's error line."""
+        return next((line.strip() for line in output.splitlines() if self.error_pattern.search(line)), "")
 
     def send_lines(self, lines: list[str]) -> None:
         """Type configuration lines in one go, then check each line's own output for the OS's error.

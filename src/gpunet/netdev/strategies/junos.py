@@ -18,6 +18,16 @@ class CommitConfirmed(CommitStrategy):
     error_pattern = re.compile(r"^(syntax error|error:|unknown command|missing argument)", re.M)
     self_rollback = True
 
+    def reason(self, output: str) -> str:
+        """A failed commit names each refused statement under its `[edit ...]` path before the
+        `error:` line: keep them, they say what to fix."""
+        lines = [line.strip() for line in output.splitlines() if line.strip()]
+        error = next((n for n, line in enumerate(lines) if self.error_pattern.search(line)), None)
+        if error is None:
+            return ""
+        first = next((n for n, line in enumerate(lines[:error]) if line.startswith("[edit")), error)
+        return " ".join(lines[first : error + 1])
+
     def read_running(self) -> str:
         return self.send("show configuration | display set").strip()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from gpunet.lab.switchsim.commit_checks import commit_refusals, junos_commit_error
 from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
@@ -138,6 +139,9 @@ class JunosPersonality(Personality):
         if command == "rollback 0":
             self.candidate = list(self.state.config)
             return "load complete"
+        refusals = commit_refusals("junos", self.candidate) if command.startswith("commit") else []
+        if refusals:  # Junos checks the whole candidate before any commit, and commits nothing
+            return junos_commit_error(refusals)
         if command == "commit check":
             return "configuration check succeeds"
         if match := re.fullmatch(r"commit confirmed(?: (\d+))?", command):
