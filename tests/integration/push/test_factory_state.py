@@ -16,9 +16,10 @@ import json
 import pytest
 
 from gpunet.lab.switchsim import SimOptions
-from gpunet.lab.switchsim.factory import SONIC_SKUS
+from gpunet.lab.switchsim.factory import SONIC_SKUS, cli_factory
 from gpunet.netdev import remediation as remediation_module
 from gpunet.netdev.errors import PushError
+from gpunet.netdev.osdata import os_rules
 from gpunet.netdev.push import push_switch
 from gpunet.netdev.sonic_pfcwd import PfcwdPlan
 from tests.integration.push.conftest import PASSWORD, Target
@@ -200,14 +201,42 @@ def test_a_push_rule_that_sends_pfc_wd_through_gcu_is_caught_by_the_simulator(
     assert running(fleet, target) == before
 
 
+# Per CLI OS, factory lines of cli.yml on a port gpunet configures, which the push must keep.
+FACTORY_PORT_LINES = {
+    "nxos": "interface Ethernet1/1",
+    "eos": "interface Ethernet1/1",
+    "junos": "set interfaces et-0/0/0 unit 0 family ethernet-switching storm-control default",
+}
+
+
 @pytest.mark.parametrize("platform", list(OTHER_SWITCHES))
 def test_cli_push_onto_factory_state_keeps_its_lines(fleet, start_named, backups, platform):
     target = start_named(OTHER_SWITCHES[platform])
     factory = factory_of(fleet, target)
+    assert factory == cli_factory(platform, OTHER_SWITCHES[platform], target.sim.state.ports)
+    if platform in FACTORY_PORT_LINES:
+        assert FACTORY_PORT_LINES[platform] in factory
     assert push(target, target.intended, backups).changed
     config = running(fleet, target)
     assert [line for line in factory if line not in config] == []
     assert push(target, target.intended, backups).changed is False
+
+
+# A port rule that claims every statement on gpunet's ports (the mistake a declarative push makes
+# when it owns whole interfaces): the factory lines on those ports must show it.
+CLAIMS_WHOLE_PORTS = {
+    "junos": r"set (class-of-service )?interfaces (?P<port>[a-z]{2}-\d+/\d+/\d+(:\d+)?)( .*)?",
+}
+
+
+@pytest.mark.parametrize("platform", list(CLAIMS_WHOLE_PORTS))
+def test_a_port_rule_that_owns_whole_ports_is_caught_by_the_factory_state(
+    fleet, start_named, backups, monkeypatch, platform
+):
+    monkeypatch.setitem(os_rules(platform).owned, "port", CLAIMS_WHOLE_PORTS[platform])
+    target = start_named(OTHER_SWITCHES[platform])
+    push(target, target.intended, backups)
+    assert FACTORY_PORT_LINES[platform] not in running(fleet, target)
 
 
 @pytest.mark.parametrize(
@@ -260,3 +289,34 @@ def test_the_policy_changes_converge_from_the_sn5600_factory_state(
         assert config["BUFFER_PG"][f"{port}|0"] == factory["BUFFER_PG"][f"{port}|0"]
         assert config["BUFFER_QUEUE"][f"{port}|0-2"] == factory["BUFFER_QUEUE"][f"{port}|0-2"]
     assert push(target, after, backups).changed is False
+
+
+def _pause_on_gpunet_ports(state) -> None:
+    """An operator ran Ethernet PAUSE on the QFX's ports before gpunet (old storage traffic)."""
+    for port in state.ports:
+        state.config.append(f"set interfaces {port} ether-options flow-control")
+
+
+def test_junos_pause_on_a_port_gives_way_to_pfc(fleet, start_named, backups):
+    """Junos YANG makes flow-control/no-flow-control one choice: gpunet's `no-flow-control` takes
+    PAUSE off, so the commit's PAUSE-and-PFC constraint holds and the push converges."""
+    target = start_named("leaf08", prepare=_pause_on_gpunet_ports)
+    result = push(target, target.intended, backups)
+    assert result.changed and result.message.startswith("committed")
+    config = running(fleet, target)
+    assert not [line for line in config if line.endswith("ether-options flow-control")]
+    assert "set interfaces et-0/0/0 ether-options no-flow-control" in config
+    assert push(target, target.intended, backups).changed is False
+
+
+def test_junos_refuses_pfc_on_a_port_that_still_runs_pause(fleet, start_named, backups):
+    """An intent that left PAUSE on (no `no-flow-control`) is refused by the commit, as Juniper
+    documents, and the push leaves the switch as it was."""
+    target = start_named("leaf08", prepare=_pause_on_gpunet_ports)
+    before = running(fleet, target)
+    without = "\n".join(line for line in target.intended.splitlines() if "no-flow-control" not in line)
+    with pytest.raises(PushError) as failure:
+        push(target, without, backups)
+    assert "Ethernet PAUSE and PFC" in str(failure.value)
+    assert failure.value.config_state in ("rolled back", "unchanged")
+    assert running(fleet, target) == before
