@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from gpunet.hosts.nccl_tests import nvcc_gencode
 from gpunet.hosts.published_versions import (
     apt_driver_packages,
     claimed_folders,
@@ -88,6 +89,9 @@ def test_role_defaults_are_the_release_tables_defaults_for_each_folder(folder: s
     assert _role_default("nccl_tests", "nccl_tests_version", folder) == chosen["nccl_tests"]
     cuda_series = ".".join(chosen["cuda"].split(".")[:2])
     assert _role_default("nccl", "nccl_cuda_version", folder) == cuda_series
+    # nccl-tests without cuda_toolkit in the play builds against the CUDA that role would install.
+    assert _role_default("nccl_tests", "nccl_tests_cuda_home", folder) == f"/usr/local/cuda-{cuda_series}"
+    assert _role_default("nccl_tests", "nccl_tests_nvcc_gencode", folder) == nvcc_gencode(chosen["cuda"])
 
 
 @pytest.mark.parametrize(
