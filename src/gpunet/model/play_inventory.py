@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from gpunet.gcpause import paused_gc
-from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_model_var
+from gpunet.model.build import GPU_GROUP, SWITCH_GROUP, RawInventory, is_loaded_var
 from gpunet.model.folder_inventory import FolderInventory, Unhandled, read_folder
 from gpunet.model.loader import LOADER_ENV
 from gpunet.model.plain import to_plain
@@ -66,11 +66,11 @@ def _fast_folder(
 
 
 def _model_vars(folder: FolderInventory, host: str, known_role_vars: frozenset[str]) -> dict[str, Any]:
-    keys = [key for key in folder.variables[host] if is_model_var(key, known_role_vars)]
+    keys = [key for key in folder.variables[host] if is_loaded_var(key, known_role_vars)]
     values = folder.templated(host, keys)
     return to_plain(values) if folder.has_jinja else values
 
 
 def _from_hostvars(host: Mapping[str, Any], known_role_vars: frozenset[str]) -> dict[str, Any]:
-    # Reading a hostvar templates it (and may decrypt vault): read only the model's keys.
-    return to_plain({key: host[key] for key in host if is_model_var(key, known_role_vars)})
+    # Reading a hostvar templates it (and may decrypt vault): read only the keys the loaders read.
+    return to_plain({key: host[key] for key in host if is_loaded_var(key, known_role_vars)})

@@ -93,3 +93,21 @@ def test_the_inventory_check_refuses_it(tmp_path: Path) -> None:
     assert {problem.path for problem in raised.value.problems} == {
         f"{host}.roce_host_prio_tc" for host in ("gpu01", "gpu02")
     }
+
+
+@pytest.mark.parametrize("loader", ["auto", "ansible"])
+def test_the_preflight_plugins_view_reads_them_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loader: str
+) -> None:
+    """The action plugins' RawInventory (the play's hostvars or the fast path) holds the same knobs."""
+    from gpunet.model.build import build_fabric
+    from gpunet.model.play_inventory import play_raw_inventory
+    from tests.unit.inventory_load.test_play_inventory import _play_view
+
+    monkeypatch.setenv(LOADER_ENV, loader)
+    source = _inventory(tmp_path, {"roce_host_prio_tc": [], "roce_host_set_cable_length": False})
+    task_vars, play_loader = _play_view(source, None, {})
+    fabric = build_fabric(play_raw_inventory(task_vars, play_loader))
+    assert {name: host.roce_host_knobs for name, host in fabric.hosts.items()} == {
+        name: {"roce_host_prio_tc": [], "roce_host_set_cable_length": False} for name in ("gpu01", "gpu02")
+    }
