@@ -253,6 +253,16 @@ def roce_host_knobs(name: str, hostvars: Mapping[str, Any]) -> tuple[dict[str, A
             problems.append(Problem(f"{name}.{key}", "is not what roce_host takes", value, allowed))
         else:
             knobs[key] = listed
+    tsa, bw = knobs.get("roce_host_tc_tsa"), knobs.get("roce_host_tc_bw")
+    if (tsa == []) != (bw == []) and (tsa is not None or bw is not None):
+        problems.append(
+            Problem(
+                f"{name}.roce_host_tc_tsa",
+                "and roce_host_tc_bw go together: [] leaves ETS alone only with both []",
+                {"roce_host_tc_tsa": tsa, "roce_host_tc_bw": bw},
+                "both [] or both 8 values (left out: the fabric's queues)",
+            )
+        )
     if "roce_host_set_cable_length" in hostvars:
         value = hostvars["roce_host_set_cable_length"]
         flag = value if isinstance(value, bool) else _ANSIBLE_BOOLS.get(str(value).strip().lower())
@@ -267,7 +277,10 @@ def roce_host_knobs(name: str, hostvars: Mapping[str, Any]) -> tuple[dict[str, A
         try:
             if not isinstance(value, Mapping):
                 raise ValueError
-            knobs["roce_host_cable_length_m"] = {str(netdev): int(m) for netdev, m in value.items()}
+            lengths = {str(netdev): int(m) for netdev, m in value.items()}
+            if any(metres < 1 for metres in lengths.values()):
+                raise ValueError
+            knobs["roce_host_cable_length_m"] = lengths
         except (TypeError, ValueError):
             problems.append(
                 Problem(

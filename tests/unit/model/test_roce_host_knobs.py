@@ -75,6 +75,7 @@ REFUSED = [
     ("a share that is no number", "roce_host_tc_bw", ["half", 0, 0, 50, 0, 0, 0, 0]),
     ("not a boolean", "roce_host_set_cable_length", "sometimes"),
     ("lengths as a list", "roce_host_cable_length_m", [3]),
+    ("a length of 0 m", "roce_host_cable_length_m", {"rail0": 0}),
 ]
 
 
@@ -111,3 +112,19 @@ def test_the_preflight_plugins_view_reads_them_too(
     assert {name: host.roce_host_knobs for name, host in fabric.hosts.items()} == {
         name: {"roce_host_prio_tc": [], "roce_host_set_cable_length": False} for name in ("gpu01", "gpu02")
     }
+
+
+# (case, ETS knobs set, whether roce_host refuses the pair: [] leaves ETS alone only with both [])
+ETS_PAIRS = [
+    ("both off", {"roce_host_tc_tsa": [], "roce_host_tc_bw": []}, False),
+    ("TSA off, shares from the queues", {"roce_host_tc_tsa": []}, True),
+    ("shares off, TSA given", {"roce_host_tc_tsa": ["ets"] * 8, "roce_host_tc_bw": []}, True),
+    ("both given", {"roce_host_tc_tsa": ["ets"] * 8, "roce_host_tc_bw": [100] + [0] * 7}, False),
+]
+
+
+@pytest.mark.parametrize(("case", "given", "refused"), ETS_PAIRS, ids=[c[0] for c in ETS_PAIRS])
+def test_tsa_and_shares_go_off_together(case: str, given: dict[str, Any], refused: bool) -> None:
+    knobs, problems = roce_host_knobs("gpu01", given)
+    assert [problem.path for problem in problems] == (["gpu01.roce_host_tc_tsa"] if refused else []), case
+    assert knobs == given
