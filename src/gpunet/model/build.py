@@ -284,7 +284,10 @@ def roce_host_knobs(name: str, hostvars: Mapping[str, Any]) -> tuple[dict[str, A
         except (TypeError, ValueError):
             problems.append(
                 Problem(
-                    f"{name}.roce_host_cable_length_m", "is not what roce_host takes", value, "netdev: metres"
+                    f"{name}.roce_host_cable_length_m",
+                    "is not what roce_host takes",
+                    value,
+                    "netdev: metres >= 1",
                 )
             )
     return knobs, problems
