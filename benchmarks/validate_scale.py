@@ -79,7 +79,10 @@ def write_artifacts(hosts: int, work: Path) -> Path:
         generate.Scenario("scale"), slow_nics={(first.name, slow_nic.name): slow_nic.speed_gbps // 2}
     )
     manifest.write(artifacts)
-    generate.write_hosts(artifacts, manifest, scenario)
+    # Every NIC as roce_host leaves it on this inventory (the planner's queues and cable length).
+    shares, cable = slow_nic.tc_bw or [50, 0, 0, 50], slow_nic.cable_length_m or 3
+    qos = generate.mlnx_qos_capture(shares[0], shares[3], cable)
+    generate.write_hosts(artifacts, manifest, scenario, qos)
     # The generator's clock offsets grow with the host index (it was written for 4 hosts); keep
     # every host in sync so the NTP check does not fail hundreds of hosts at this scale.
     for host in manifest.hosts:
