@@ -172,7 +172,8 @@ def _manifest_predates(check: Check, target: str, expected: str) -> Result:
 
 
 def _left_alone(check: Check, target: str, why: str) -> Result:
-    """The operator turned the setting off: roce_host does not make it, so there is nothing to judge."""
+    """roce_host does not make this setting on this NIC (a knob turned off, a length it cannot set):
+    nothing to judge, and never a pass."""
     return Result(check.name, target, Status.SKIPPED, "left alone", "not run", why, check.categories[0])
 
 
