@@ -193,6 +193,10 @@ def pinning_problem(names: Any, package: Any) -> str:
     return published_versions.pinning_problem(str(names or ""), str(package))
 
 
+def stale_pinning_packages(listing: Any, wanted: Any) -> list[str]:
+    return published_versions.stale_pinning_packages(str(listing or ""), str(wanted or ""))
+
+
 def distro_refusal(folder: Any) -> str:
     return published_versions.distro_refusal(str(folder).strip())
 
@@ -231,6 +235,7 @@ class FilterModule:
                 "apt_driver_packages": apt_driver_packages,
                 "kernel_modules_problem": kernel_modules_problem,
                 "pinning_problem": pinning_problem,
+                "stale_pinning_packages": stale_pinning_packages,
                 "distro_refusal": distro_refusal,
                 "driver_boot_decision": driver_boot_decision,
             },

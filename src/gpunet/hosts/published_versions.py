@@ -161,6 +161,25 @@ def pinning_problem(names: str, package: str) -> str:
     return f"{package} is not in the configured repository, so the branch cannot be locked: {offer}"
 
 
+# dpkg's db:Status-Abbrev: desired action, then the package's status; these statuses mean its files
+# are on the host (installed, unpacked, half-configured, half-installed, triggers awaited/pending).
+_ON_THE_HOST = set("iUFHWt")
+
+
+def stale_pinning_packages(listing: str, wanted: str) -> list[str]:
+    """NVIDIA pinning packages on the host that lock another branch than `wanted` ("": none is
+    wanted), from `dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'nvidia-driver-pinning-*'`.
+    Left installed (and held) after a branch change, one would keep apt on the old branch."""
+    stale = []
+    for line in listing.splitlines():
+        fields = line.split()
+        if len(fields) != 2 or len(fields[0]) < 2 or fields[0][1] not in _ON_THE_HOST:
+            continue
+        if fields[1].startswith("nvidia-driver-pinning-") and fields[1] != wanted:
+            stale.append(fields[1])
+    return sorted(stale, key=_numbers)
+
+
 def repository_versions(text: str) -> dict[str, list[str]]:
     """Package name -> versions, from `apt-cache madison` or `dnf list --showduplicates` output."""
     found: dict[str, list[str]] = {}

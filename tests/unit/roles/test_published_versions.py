@@ -20,6 +20,7 @@ from gpunet.hosts.published_versions import (
     releases,
     repository_versions,
     series,
+    stale_pinning_packages,
 )
 from tests.conftest import REPO_ROOT
 from tests.unit.roles.distro_facts import facts
@@ -301,3 +302,24 @@ def test_proprietary_modules_are_refused_from_620_naming_the_way_out() -> None:
 
 def test_the_pinning_check_without_any_pinning_package() -> None:
     assert pinning_problem("", "nvidia-driver-pinning-595").endswith("it has no pinning package at all")
+
+
+@pytest.mark.parametrize(
+    ("listing", "wanted", "stale"),
+    [
+        ("", "nvidia-driver-pinning-620", []),  # none installed (dpkg-query exits 1, prints nothing)
+        ("hi  nvidia-driver-pinning-620", "nvidia-driver-pinning-620", []),
+        # 590 -> 620: the held 590 lock stays unless removed
+        ("hi  nvidia-driver-pinning-590\nii  nvidia-driver-pinning-620", "nvidia-driver-pinning-620",
+         ["nvidia-driver-pinning-590"]),
+        # back below 590, where the role pins the branch itself: every NVIDIA lock goes
+        ("hi  nvidia-driver-pinning-595\nhi  nvidia-driver-pinning-590", "",
+         ["nvidia-driver-pinning-590", "nvidia-driver-pinning-595"]),
+        # removed (config files left, "rc") or never installed ("un"): nothing to remove
+        ("rc  nvidia-driver-pinning-590\nun  nvidia-driver-pinning-595", "", []),
+        ("iU  nvidia-driver-pinning-590", "nvidia-driver-pinning-620", ["nvidia-driver-pinning-590"]),
+        ("ii  nvidia-driver-open", "", []),  # not a pinning package
+    ],
+)  # fmt: skip
+def test_stale_pinning_packages(listing: str, wanted: str, stale: list[str]) -> None:
+    assert stale_pinning_packages(listing, wanted) == stale
