@@ -105,6 +105,15 @@ options:
     type: path
     default: /sys/kernel/config
 author: gpunet developers (!UNKNOWN)
+attributes:
+  check_mode:
+    description: Reads every NIC and reports what differs (and would change) without changing it.
+    support: full
+  diff_mode:
+    description: Returns no diff; C(changes) lists each setting that differs, with its old and new value.
+    support: none
+requirements:
+  - On the host, C(mlnx_qos) (MLNX_OFED/DOCA) for ConnectX NICs, or iproute2's C(dcb); ethtool.
 """
 
 EXAMPLES = r"""

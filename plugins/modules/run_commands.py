@@ -32,6 +32,13 @@ options:
     type: int
     default: 60
 author: gpunet developers (!UNKNOWN)
+attributes:
+  check_mode:
+    description: Runs in check mode too; its commands are read-only and it never reports changed.
+    support: full
+  diff_mode:
+    description: Returns no diff; it changes nothing.
+    support: none
 """
 
 EXAMPLES = r"""

@@ -20,6 +20,14 @@ options:
     type: dict
     required: true
 author: gpunet developers (!UNKNOWN)
+attributes:
+  check_mode:
+    description: Writes in check mode too, since artifacts are the run's records on the controller,
+      not host state; never reports changed.
+    support: partial
+  diff_mode:
+    description: Returns no diff.
+    support: none
 """
 
 EXAMPLES = r"""

@@ -18,13 +18,20 @@ description:
     session or lost reachability leaves the previous configuration.
   - Before a change the running configuration is saved to C(<backup_dir>/<switch>/<UTC timestamp>.cfg)
     with password hashes and secrets masked.
-  - Merge semantics. Lines in the running configuration that the intended file lacks are left alone.
+  - Declarative within what gpunet owns. gpunet owns the objects it names (GPUNET-/gpunet- policies,
+    profiles, schedulers, maps) and the QoS/MTU statements on the ports intended/ configures (or still
+    binds to a gpunet object); within that scope a line the intended file lacks is removed, so the
+    switch converges to intended/. Everything else (other objects, other statements on those ports,
+    the vendor's factory defaults) is never read into the change and is left as it is. The per-OS
+    scope and its sources are in docs/switch-push.md, "What gpunet owns".
   - Connection comes from the host's C(ansible_host), C(ansible_port), C(ansible_user) and
     C(ansible_password); host keys are checked against O(known_hosts) unless the host sets
     C(gpunet_ssh_host_key_checking=false). Credentials are never returned or logged.
   - Runs on the controller. Check mode prints the diff and changes nothing.
 version_added: "0.1.0"
 author: gpunet developers (!UNKNOWN)
+requirements:
+  - On the controller, the gpunet Python package and netmiko.
 options:
   src:
     description: The reviewed configuration file to push (C(intended/<fabric>/<switch>.cfg)).

@@ -24,6 +24,16 @@ options:
     description: known_hosts file holding the switch's host key.
     type: path
 author: gpunet developers (!UNKNOWN)
+requirements:
+  - On the controller, the gpunet Python package and netmiko.
+attributes:
+  check_mode:
+    description: Runs in check mode too; read-only on the switch, it writes only the controller's
+      artifacts.
+    support: partial
+  diff_mode:
+    description: Returns no diff; it changes nothing on the switch.
+    support: none
 """
 
 EXAMPLES = r"""
