@@ -318,3 +318,74 @@ def test_nv_show_qos_roce_json_is_read_by_the_openapi_names(path: str, expected:
 def test_damaged_nv_show_qos_roce_json_is_refused(text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse("cumulus-nv-show-qos-roce", text)
+
+
+# ---- SONiC `show pfc counters` from COUNTERS_DB (the keys and fields sonic-utilities scripts/pfcstat
+# reads at 691b1bb; the layout of its tests/mock_tables/counters_db.json, our values), read with
+# `sonic-db-cli -j COUNTERS_DB HGETALL <key>` (sonic-swss-common PR #1205, 85a39d8) ----
+PFC_TOOL = "sonic-show-pfc-counters"
+
+
+def _pfc_fields(direction: str, counts: list[int]) -> dict[str, str]:
+    return {f"SAI_PORT_STAT_PFC_{prio}_{direction}_PKTS": str(n) for prio, n in enumerate(counts)}
+
+
+_DB_MAP = {"Ethernet0": "oid:0x1000000000012", "Ethernet4": "oid:0x1000000000013"}
+_DB = {
+    "COUNTERS_PORT_NAME_MAP": _DB_MAP,
+    "COUNTERS:oid:0x1000000000012": {
+        "SAI_PORT_STAT_IF_IN_OCTETS": "88120", "SAI_PORT_STAT_IF_IN_UCAST_PKTS": "940",
+        **_pfc_fields("RX", [0, 0, 0, 4410, 0, 0, 7, 0]), **_pfc_fields("TX", [0, 0, 0, 12, 0, 0, 0, 0]),
+        "SAI_PORT_STAT_PFC_3_ON2OFF_RX_PKTS": "99", "SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US": "5000",
+    },
+    # A port whose PFC counters are not polled (no fields: pfcstat prints N/A for each).
+    "COUNTERS:oid:0x1000000000013": {"SAI_PORT_STAT_IF_IN_OCTETS": "0"},
+}  # fmt: skip
+PFC_DB_READS: list[tuple[dict, str, Any]] = [
+    (_DB, "rx.Ethernet0", [0, 0, 0, 4410, 0, 0, 7, 0]),
+    (_DB, "tx.Ethernet0", [0, 0, 0, 12, 0, 0, 0, 0]),  # ON2OFF and pause-duration fields not added
+    (_DB, "rx.Ethernet4", [None] * 8),
+    (_DB, "tx.Ethernet4", [None] * 8),
+    ({**_DB, "COUNTERS:oid:0x1000000000013": {}}, "tx.Ethernet4", [None] * 8),  # an empty hash
+    ({"COUNTERS_PORT_NAME_MAP": {"Ethernet-BP0": "oid:0x10000000000a1"},
+      "COUNTERS:oid:0x10000000000a1": _pfc_fields("RX", [5] * 8) | _pfc_fields("TX", [6] * 8)},
+     "tx.Ethernet-BP0", [6] * 8),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("document", "path", "expected"), PFC_DB_READS)
+def test_pfc_counters_from_counters_db_are_read_by_the_sai_field_names(
+    document: dict, path: str, expected: Any
+) -> None:
+    parsed = parse(PFC_TOOL, json.dumps(document, indent=2))
+    assert set(parsed) == {"rx", "tx"}  # the text form's result
+    assert dig(parsed, path) == expected
+
+
+_DB_TEXT = json.dumps(_DB, indent=2)
+_DUPLICATE = _DB_TEXT.replace('"SAI_PORT_STAT_IF_IN_UCAST_PKTS": "940"', '"SAI_PORT_STAT_PFC_3_RX_PKTS": "1"')
+PFC_DB_REFUSALS = [
+    (_DB_TEXT[:-60], r"COUNTERS_DB capture: not JSON \(a cut capture\?\)"),
+    (json.dumps({k: v for k, v in _DB.items() if k != "COUNTERS_PORT_NAME_MAP"}),
+     r"no COUNTERS_PORT_NAME_MAP object of ports"),
+    (json.dumps({"COUNTERS_PORT_NAME_MAP": {}}), r"no COUNTERS_PORT_NAME_MAP object of ports"),
+    (json.dumps({**_DB, "COUNTERS_PORT_NAME_MAP": {**_DB_MAP, "Ethernet8": "0x1000000000014"}}),
+     r"maps Ethernet8 to '0x1000000000014', not an oid:0x\.\.\. id"),
+    (json.dumps({k: v for k, v in _DB.items() if k != "COUNTERS:oid:0x1000000000013"}),
+     r"no COUNTERS:oid:0x1000000000013 hash for Ethernet4 \(a cut capture\)"),
+    (json.dumps({**_DB, "COUNTERS:oid:0x1000000000013": ["0"]}),
+     r"COUNTERS:oid:0x1000000000013 \(Ethernet4\) is not a hash"),
+    (json.dumps({**_DB, "COUNTERS:oid:0x1000000000013": _pfc_fields("RX", [1] * 7 + [-1])}),
+     r"Ethernet4 SAI_PORT_STAT_PFC_7_RX_PKTS: '-1' is not a count"),
+    (json.dumps({**_DB, "COUNTERS:oid:0x1000000000013": {"SAI_PORT_STAT_PFC_0_TX_PKTS": 12}}),
+     r"Ethernet4 SAI_PORT_STAT_PFC_0_TX_PKTS: 12 is not a count"),
+    (json.dumps({**_DB, "COUNTERS:oid:0x1000000000099": {}}),
+     r"COUNTERS:oid:0x1000000000099 is no port's counters in COUNTERS_PORT_NAME_MAP"),
+    (_DUPLICATE, r"SAI_PORT_STAT_PFC_3_RX_PKTS is given twice \(a duplicated capture\)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "reason"), PFC_DB_REFUSALS)
+def test_a_damaged_counters_db_capture_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(ParseError, match=reason):
+        parse(PFC_TOOL, text)

@@ -30,7 +30,12 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
     each after `sonic-clear pfccounters`). A line inside a table (between its header and the
     blank line after it) that is not a row of 9 fields, a table with no rows, a port listed twice
     in a table, a missing `Port Tx` table or one that lists fewer ports than the `Port Rx` table
-    (a capture cut at a line's end) makes the capture unreadable: an error naming the line."""
+    (a capture cut at a line's end) makes the capture unreadable: an error naming the line.
+
+    A capture that starts with `{` is the COUNTERS_DB form gpunet collects first (see
+    `_pfc_counters_db`), read into the same result."""
+    if text.lstrip().startswith("{"):
+        return _pfc_counters_db(text)
     counters: dict[str, dict[str, list[int | None]]] = {}
     direction: str | None = None
     # Read for every switch of a fabric when its counters are exported (a row per port): split
@@ -93,6 +98,77 @@ def parse_show_pfc_counters(text: str) -> dict[str, Any]:
         raise ParseError("no 'Port Rx/Tx PFC0 ...' table found: not `show pfc counters` output")
     _refuse_cut_tx_table(counters, last_row, tx_lines)
     return counters
+
+
+# COUNTERS_DB, as sonic-utilities `scripts/pfcstat` reads it (at 691b1bb): the port -> object id
+# map COUNTERS_PORT_NAME_MAP, and per port the hash `COUNTERS:<oid>` with the fields of
+# counter_bucket_rx_dict / counter_bucket_tx_dict; a field that is absent prints N/A.
+PFC_NAME_MAP = "COUNTERS_PORT_NAME_MAP"
+PFC_COUNTERS_PREFIX = "COUNTERS:"
+PFC_DB_FIELDS = {
+    "rx": tuple(f"SAI_PORT_STAT_PFC_{prio}_RX_PKTS" for prio in range(8)),
+    "tx": tuple(f"SAI_PORT_STAT_PFC_{prio}_TX_PKTS" for prio in range(8)),
+}
+_OID = re.compile(r"^oid:0x[0-9a-fA-F]+$")
+
+
+def _pfc_counters_db(text: str) -> dict[str, Any]:
+    """The COUNTERS_DB capture: one JSON object of each Redis key read and what
+    `sonic-db-cli -j COUNTERS_DB HGETALL <key>` answered for it (sonic-net/sonic-swss-common
+    `common/redisreply.cpp` to_json_string at 85a39d8, PR #1205: HGETALL as an object of
+    strings): COUNTERS_PORT_NAME_MAP first, then `COUNTERS:<oid>` of each port it maps. The
+    counts are the switch's raw ones, as pfcstat prints them before any `sonic-clear
+    pfccounters`. Errors: cut JSON, a map that is not ports to object ids, a port whose hash is
+    missing (a cut capture), a key the map does not lead to, a count that is not digits."""
+    try:
+        document = json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as error:
+        raise ParseError(
+            f"COUNTERS_DB capture: not JSON (a cut capture?): {error.msg} at line {error.lineno}"
+        ) from None
+    if not isinstance(document, dict):
+        raise ParseError("COUNTERS_DB capture: not an object of Redis keys")
+    name_map = document.get(PFC_NAME_MAP)
+    if not isinstance(name_map, dict) or not name_map:
+        raise ParseError(f"COUNTERS_DB capture: no {PFC_NAME_MAP} object of ports")
+    counters: dict[str, dict[str, list[int | None]]] = {"rx": {}, "tx": {}}
+    expected = {PFC_NAME_MAP}
+    for port, oid in name_map.items():
+        if not isinstance(oid, str) or not _OID.match(oid):
+            raise ParseError(
+                f"COUNTERS_DB capture: {PFC_NAME_MAP} maps {port} to {oid!r}, not an oid:0x... id"
+            )
+        key = PFC_COUNTERS_PREFIX + oid
+        expected.add(key)
+        stats = document.get(key)
+        if stats is None:
+            raise ParseError(f"COUNTERS_DB capture: no {key} hash for {port} (a cut capture)")
+        if not isinstance(stats, dict):
+            raise ParseError(f"COUNTERS_DB capture: {key} ({port}) is not a hash")
+        for direction, fields in PFC_DB_FIELDS.items():
+            row: list[int | None] = []
+            for field in fields:
+                value = stats.get(field)
+                if value is not None and not (isinstance(value, str) and value.isdigit()):
+                    raise ParseError(f"COUNTERS_DB capture: {port} {field}: {value!r} is not a count")
+                row.append(None if value is None else int(value))
+            counters[direction][port] = row
+    if extra := next((key for key in document if key not in expected), None):
+        raise ParseError(
+            f"COUNTERS_DB capture: {extra} is no port's counters in {PFC_NAME_MAP} (two captures spliced?)"
+        )
+    return counters
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once (a Redis hash, or a key read, twice is a
+    duplicated capture; json.loads would keep the last silently)."""
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise ParseError(f"COUNTERS_DB capture: {twice} is given twice (a duplicated capture)")
+    return document
 
 
 def _refuse_cut_tx_table(
