@@ -9,6 +9,8 @@ without it. The parsers read either form (they tell JSON by its first character)
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +47,37 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
     return written
 
 
+@dataclass(frozen=True)
+class RedisHashes:
+    """A structured form read from a SONiC Redis database in several commands: HGETALL of a name
+    map (`sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP`), then HGETALL of
+    `<prefix><id>` for each id it maps to. The capture is one JSON object of each key read and
+    the hash the switch answered for it, in the order read."""
+
+    database: str
+    name_map: str
+    prefix: str
+
+    def command(self, key: str) -> str:
+        return f"sonic-db-cli -j {self.database} HGETALL {key}"
+
+    def describe(self) -> str:
+        return f"{self.command(self.name_map)}, then HGETALL {self.prefix}<oid> per port"
+
+
 # Structured forms, per platform and tool, with where and from which release the OS has them.
-STRUCTURED_COMMANDS: dict[str, dict[str, str]] = {
+STRUCTURED_COMMANDS: dict[str, dict[str, str | RedisHashes]] = {
     # sonic-utilities show/main.py `show queue counters -j/--json` (queuestat -j), added by PR
     # #1505 (commit d5f5382, 2021-04): releases from 202106. `show pfc counters`, `show pfc
-    # priority` and `show ecn` have no JSON option (show/main.py at 691b1bb): text only.
-    "sonic": {"sonic-show-queue-counters": "show queue counters --json"},
+    # priority` and `show ecn` have no JSON option (show/main.py at 691b1bb). `show pfc counters`
+    # runs pfcstat, which reads COUNTERS_DB (scripts/pfcstat at 691b1bb: COUNTERS_PORT_NAME_MAP,
+    # then each port's `COUNTERS:<oid>` hash): gpunet reads the same keys with `sonic-db-cli -j`
+    # (sonic-net/sonic-swss-common PR #1205, 85a39d8, 2026-07-22: HGETALL printed as a JSON
+    # object; images built before it refuse `-j`, and get the text command).
+    "sonic": {
+        "sonic-show-queue-counters": "show queue counters --json",
+        "sonic-show-pfc-counters": RedisHashes("COUNTERS_DB", "COUNTERS_PORT_NAME_MAP", "COUNTERS:"),
+    },
     # NVUE `nv show ... -o json` (`--output json`: CumulusNetworks/docs cumulus-linux-55
     # NVUE-CLI.md, "Output Options"), shaped by NVIDIA's NVUE OpenAPI spec (5.3.0 in
     # ../shared/vendor-schemas/nvue): Cumulus Linux 5.x.
@@ -60,18 +87,61 @@ FORMS_FILE = "capture-forms.json"
 
 
 def _collect_one(
-    session: Any, tool: str, text_command: str, structured: str | None
+    session: Any, tool: str, text_command: str, structured: str | RedisHashes | None
 ) -> tuple[str, dict[str, str]]:
     """The output of one tool and its form record: the structured command's where it answers
     with JSON, else the text command's (an older release refuses the option)."""
     if structured is None:
         return session.send_command(text_command, read_timeout=30), {"form": "text", "command": text_command}
-    output = session.send_command(structured, read_timeout=30)
-    if _is_json(output):
-        return output, {"form": "json", "command": structured}
-    refusal = next((line.strip() for line in output.splitlines() if line.strip()), "no output")
-    form = {"form": "text", "command": text_command, "structured_refused": f"{structured}: {refusal[:200]}"}
+    if isinstance(structured, RedisHashes):
+        output, refused = _read_hashes(session, structured)
+        if output is not None:
+            return output, {"form": "json", "command": structured.describe()}
+    else:
+        output = session.send_command(structured, read_timeout=30)
+        if _is_json(output):
+            return output, {"form": "json", "command": structured}
+        refused = f"{structured}: {_first_line(output)}"
+    form = {"form": "text", "command": text_command, "structured_refused": refused}
     return session.send_command(text_command, read_timeout=30), form
+
+
+# An object id as SONiC's COUNTERS_*_NAME_MAP holds it; anything else never reaches a command line.
+_OID = re.compile(r"^oid:0x[0-9a-fA-F]+$")
+
+
+def _read_hashes(session: Any, form: RedisHashes) -> tuple[str | None, str]:
+    """The capture of a RedisHashes form, or None and why it was not read: a release without
+    `sonic-db-cli -j` (it refuses the option), an empty map (a multi-ASIC switch's host
+    namespace, whose ports sit in each ASIC's database), an id that is no object id, or an
+    answer that is no whole JSON object (a cut one)."""
+    command = form.command(form.name_map)
+    answer = session.send_command(command, read_timeout=30)
+    name_map = _json_object(answer)
+    if not name_map:
+        return None, f"{command}: {_first_line(answer) if name_map is None else 'an empty map'}"
+    document: dict[str, Any] = {form.name_map: name_map}
+    for name, oid in name_map.items():
+        if not isinstance(oid, str) or not _OID.match(oid):
+            return None, f"{command}: {name} maps to {str(oid)[:60]!r}, not an object id"
+        command = form.command(form.prefix + oid)
+        answer = session.send_command(command, read_timeout=30)
+        stats = _json_object(answer)
+        if stats is None:
+            return None, f"{command}: {_first_line(answer)}"
+        document[form.prefix + oid] = stats
+    return json.dumps(document, indent=2), ""
+
+
+def _json_object(output: str) -> dict[str, Any] | None:
+    if not _is_json(output):
+        return None
+    value = json.loads(output)
+    return value if isinstance(value, dict) else None
+
+
+def _first_line(output: str) -> str:
+    return next((line.strip() for line in output.splitlines() if line.strip()), "no output")[:200]
 
 
 def _is_json(output: str) -> bool:
@@ -100,6 +170,7 @@ __all__ = [
     "FORMS_FILE",
     "STRUCTURED_COMMANDS",
     "PushError",
+    "RedisHashes",
     "collect_switch_show",
     "record_collection_error",
 ]

@@ -3,6 +3,7 @@ a switch OS) on 127.0.0.1, then read back by the validation parsers."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from gpunet.netdev.errors import LoginError
 from gpunet.netdev.push import Connection
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers import parse
-from gpunet.validate.switch_collect import collect_switch_show
+from gpunet.validate.switch_collect import FORMS_FILE, collect_switch_show
 
 # (platform, a port of the simulator, the parsed path to the port's lossless-priority PFC counters)
 PLATFORMS = [
@@ -66,6 +67,9 @@ def test_collected_counters_parse_and_move(
     tool = next(t for t in SWITCH_COMMANDS[platform] if "pfc" in t and "priority" not in t)
     parsed_before, parsed_after = parsed(folder, "before", tool), parsed(folder, "after", tool)
     assert (pfc_rx(parsed_before, port_name), pfc_rx(parsed_after, port_name)) == (0, 1520)
+    # SONiC's PFC counters are read from COUNTERS_DB (`sonic-db-cli -j`); the others have no structured form.
+    forms = json.loads((folder / "after" / FORMS_FILE).read_text())
+    assert forms[tool]["form"] == ("json" if platform == "sonic" else "text")
 
 
 def test_unknown_host_key_stops_before_login(fleet, tmp_path: Path) -> None:

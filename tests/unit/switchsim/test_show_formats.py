@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -114,3 +116,23 @@ def test_nv_show_qos_roce_matches_the_real_output_for_the_same_settings(sample):
     tables = "RoCE PCP/DSCP->SP mapping configurations"
     real_tables = real[real.index(tables) : real.index("RoCE pool config")]
     assert simulated[simulated.index(tables) : simulated.index("Exception List")] == real_tables
+
+
+def test_sonic_db_cli_prints_a_hash_as_json_with_j_and_as_redis_py_prints_it_without():
+    """sonic-swss-common redisreply.cpp at 85a39d8: `-j` dumps HGETALL as one line of JSON
+    (to_json_string); without it, formatDictReply's `{'field': 'value', ...}`."""
+    state = state_with({"Ethernet4": (1520, 37)})
+    name_map = json.loads(
+        showpfc.sonic_db_cli(state, ["-j", "COUNTERS_DB", "HGETALL", "COUNTERS_PORT_NAME_MAP"])
+    )
+    assert list(name_map) == state.ports
+    key = f"COUNTERS:{name_map['Ethernet4']}"
+    as_json = showpfc.sonic_db_cli(state, ["-j", "COUNTERS_DB", "HGETALL", key])
+    as_dict = showpfc.sonic_db_cli(state, ["COUNTERS_DB", "HGETALL", key])
+    assert "\n" not in as_json and ": " not in as_json
+    assert as_dict.startswith("{'SAI_PORT_STAT_PFC_0_RX_PKTS': '0', 'SAI_PORT_STAT_PFC_1_RX_PKTS': '0', ")
+    assert json.loads(as_json) == ast.literal_eval(as_dict)
+    assert json.loads(as_json)["SAI_PORT_STAT_PFC_3_RX_PKTS"] == "1520"
+    assert json.loads(as_json)["SAI_PORT_STAT_PFC_3_TX_PKTS"] == "37"
+    for arguments in (["-j", "COUNTERS_DB", "HGETALL", "COUNTERS:oid:0x99"], ["COUNTERS_DB", "HGETALL", "x"]):
+        assert showpfc.sonic_db_cli(state, arguments) == "{}"  # no such key: an empty hash

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gpunet.lab.switchsim.personalities.showpfc import sonic_queue_counters
+from gpunet.lab.switchsim.personalities.showpfc import sonic_pfc_counters, sonic_queue_counters
 from gpunet.lab.switchsim.personalities.sonic import SonicPersonality
 from gpunet.lab.switchsim.state import SwitchState
 from gpunet.model.fabric import Switch
@@ -154,7 +154,7 @@ def test_collection_prefers_the_structured_form_and_records_it(
     assert forms[TOOL]["form"] == form
     assert forms[TOOL].get("structured_refused") == refused
     assert (folder / f"{TOOL}.txt").read_text().rstrip("\n") == saved.rstrip("\n")
-    # The other SONiC commands have no structured form: text, asked once each.
+    # The other SONiC commands: text (pfc counters too: this session answers no sonic-db-cli).
     assert {tool: forms[tool]["form"] for tool in SWITCH_COMMANDS["sonic"] if tool != TOOL} == dict.fromkeys(
         set(SWITCH_COMMANDS["sonic"]) - {TOOL}, "text"
     )
@@ -389,3 +389,90 @@ PFC_DB_REFUSALS = [
 def test_a_damaged_counters_db_capture_is_refused(text: str, reason: str) -> None:
     with pytest.raises(ParseError, match=reason):
         parse(PFC_TOOL, text)
+
+
+class _SimulatedSonic:
+    """A session on the simulator's SONiC personality (its shell, as the collection reaches it)."""
+
+    def __init__(self, state: SwitchState) -> None:
+        self.personality = SonicPersonality.__new__(SonicPersonality)
+        self.personality.state, self.personality.heredoc = state, None
+        self.sent: list[str] = []
+
+    def send_command(self, command: str, read_timeout: int) -> str:
+        self.sent.append(command)
+        return self.personality.handle(command)
+
+    def disconnect(self) -> None:
+        pass
+
+
+def _collect(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, session: Any) -> tuple[dict, str]:
+    monkeypatch.setattr(switch_collect, "connector", lambda *args, **kwargs: lambda: session)
+    switch = Switch("leaf07", "sonic", "leaf", "127.0.0.1", 22, (), mgmt_user="admin")
+    switch_collect.collect_switch_show(switch, Connection("pw", host_key_checking=False), "after", tmp_path)
+    folder = tmp_path / "switches" / "leaf07" / "after"
+    return json.loads((folder / switch_collect.FORMS_FILE).read_text())[PFC_TOOL], (
+        folder / f"{PFC_TOOL}.txt"
+    ).read_text()
+
+
+@pytest.mark.parametrize(
+    "pauses",
+    [{}, {"Ethernet4": ([0, 0, 0, 1520, 0, 0, 0, 0], [0, 0, 0, 37, 0, 0, 0, 0])},
+     {"Ethernet0": ([1] * 8, [2] * 8), "Ethernet8": ([0, 0, 0, 9, 0, 0, 5, 0], [0] * 8)}],
+)  # fmt: skip
+def test_the_simulator_serves_pfc_counters_from_counters_db_and_as_text_from_the_same_counters(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, pauses: dict
+) -> None:
+    state = _state({})
+    for port, (rx, tx) in pauses.items():
+        state.counters[port]["rx_pfc"], state.counters[port]["tx_pfc"] = rx, tx
+    session = _SimulatedSonic(state)
+    form, capture = _collect(monkeypatch, tmp_path, session)
+    assert form == {
+        "form": "json",
+        "command": "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP, then HGETALL "
+        "COUNTERS:<oid> per port",
+    }
+    # The name map, then one HGETALL per port; `show pfc counters` is not asked.
+    pfc_commands = [c for c in session.sent if c.startswith("sonic-db-cli") or c == "show pfc counters"]
+    assert pfc_commands[0] == "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP"
+    assert len(pfc_commands) == 1 + len(state.ports)
+    assert parse(PFC_TOOL, capture) == parse(PFC_TOOL, session.personality.handle("show pfc counters"))
+    assert parse(PFC_TOOL, capture)["rx"]["Ethernet4"][3] == pauses.get("Ethernet4", ([0] * 8,))[0][3]
+
+
+_MAP_ANSWER = json.dumps(_DB_MAP, separators=(",", ":"))
+_PFC_TEXT = sonic_pfc_counters(_state({}))
+# An image built before PR #1205: getopt_long refuses `-j` (opterr 0, the '?' case), and optind has
+# already moved on, so the error names the next argument (sonic-db-cli.cpp at 85a39d8~1).
+_NO_J = (
+    "Command Line Error: Unknown argument:COUNTERS_DB\n"
+    "usage: sonic-db-cli [-h] [-s] [-n NAMESPACE] db_or_op [cmd [cmd ...]]"
+)
+_MAP_CMD = "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP"
+_HASH_CMD = "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS:oid:0x1000000000013"
+PFC_COLLECTIONS = [
+    ("an image without -j", {_MAP_CMD: _NO_J},
+     f"{_MAP_CMD}: Command Line Error: Unknown argument:COUNTERS_DB"),
+    ("a multi-ASIC host namespace (an empty map)", {_MAP_CMD: "{}"}, f"{_MAP_CMD}: an empty map"),
+    ("a port's hash cut", {_MAP_CMD: _MAP_ANSWER,
+                           "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS:oid:0x1000000000012": "{}",
+                           _HASH_CMD: '{"SAI_PORT_STAT_PFC_0_RX_PKTS":"1'},
+     f'{_HASH_CMD}: {{"SAI_PORT_STAT_PFC_0_RX_PKTS":"1'),
+    ("a map value that is no object id", {_MAP_CMD: '{"Ethernet0":"oid:0x12; reboot"}'},
+     f"{_MAP_CMD}: Ethernet0 maps to 'oid:0x12; reboot', not an object id"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "answers", "refused"), PFC_COLLECTIONS, ids=[c[0] for c in PFC_COLLECTIONS])
+def test_pfc_counters_fall_back_to_the_text_command_and_say_why(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, case: str, answers: dict, refused: str
+) -> None:
+    session = _Session({**answers, "show pfc counters": _PFC_TEXT})
+    form, capture = _collect(monkeypatch, tmp_path, session)
+    assert form == {"form": "text", "command": "show pfc counters", "structured_refused": refused}
+    assert capture.rstrip("\n") == _PFC_TEXT
+    assert not any("reboot" in command and "HGETALL COUNTERS:" in command for command in session.sent)
+    assert session.sent.count("show pfc counters") == 1

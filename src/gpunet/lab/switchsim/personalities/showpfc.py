@@ -186,6 +186,40 @@ def sonic_pfc_counters(state: SwitchState) -> str:
     return "\n".join(out).rstrip("\n")
 
 
+# COUNTERS_DB as the simulator holds it: the keys and fields sonic-utilities `scripts/pfcstat`
+# reads (at 691b1bb: COUNTERS_PORT_NAME_MAP, `COUNTERS:<oid>`, SAI_PORT_STAT_PFC_<n>_RX_PKTS /
+# _TX_PKTS), from the same rx_pfc/tx_pfc counters `show pfc counters` prints. Object ids in
+# sairedis's form (`oid:0x1000000000002`: object type 1, a port), numbered from the port's place.
+def sonic_counters_db(state: SwitchState) -> dict[str, dict[str, str]]:
+    name_map = {port: f"oid:0x{0x1000000000002 + index:x}" for index, port in enumerate(state.ports)}
+    db: dict[str, dict[str, str]] = {"COUNTERS_PORT_NAME_MAP": name_map}
+    for port, oid in name_map.items():
+        counters = state.counters[port]
+        db[f"COUNTERS:{oid}"] = {
+            f"SAI_PORT_STAT_PFC_{prio}_{direction.upper()}_PKTS": str(counters[f"{direction}_pfc"][prio])
+            for direction in ("rx", "tx")
+            for prio in range(8)
+        }
+    return db
+
+
+def sonic_db_cli(state: SwitchState, arguments: list[str]) -> str:
+    """`sonic-db-cli [-j] COUNTERS_DB HGETALL <key>` as sonic-net/sonic-swss-common prints it
+    (`sonic-db-cli/sonic-db-cli.cpp`, `common/redisreply.cpp` at 85a39d8): with `-j` (PR #1205)
+    the hash as one line of JSON (nlohmann dump(-1): `{"k":"v"}`); without, redis-py's dict form
+    (formatDictReply: `{'k': 'v', 'k2': 'v2'}`). A key that does not exist is an empty hash. The
+    simulated image has swss-common with `-j`; only COUNTERS_DB and HGETALL are modelled (another
+    database or command gets Redis's unknown-command error)."""
+    as_json = arguments[:1] in (["-j"], ["--json"])
+    arguments = arguments[1:] if as_json else arguments
+    if len(arguments) != 3 or arguments[0] != "COUNTERS_DB" or arguments[1].upper() != "HGETALL":
+        return f"ERR unknown command '{' '.join(arguments[1:2])}' (not simulated)"
+    fields = sonic_counters_db(state).get(arguments[2], {})
+    if as_json:
+        return json.dumps(fields, separators=(",", ":"))
+    return "{" + ", ".join(f"'{key}': '{value}'" for key, value in fields.items()) + "}"
+
+
 def sonic_pfc_priority(state: SwitchState) -> str:
     qos_map = state.config.get("PORT_QOS_MAP", {})
     rows = ["", "Interface    Lossless priorities", "-----------  ---------------------"]

@@ -21,6 +21,7 @@ from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities import sonic_pfcwd
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.personalities.showpfc import (
+    sonic_db_cli,
     sonic_ecn,
     sonic_pfc_counters,
     sonic_pfc_priority,
@@ -145,6 +146,8 @@ class SonicPersonality(Personality):
             return "Running command: /usr/local/bin/sonic-cfggen -d --print-data > /etc/sonic/config_db.json"
         if command == "show pfc counters":
             return sonic_pfc_counters(self.state)
+        if command.startswith("sonic-db-cli "):
+            return sonic_db_cli(self.state, command.split()[1:])
         if command == "show pfc priority":
             return sonic_pfc_priority(self.state)
         if command == "show ecn":
