@@ -7,9 +7,21 @@ real image leaves it in. What it reproduces, step by step (sources at the commit
 
 1. First boot without minigraph or ZTP: `config-setup` runs `sonic-cfggen -H -k <SKU> --preset
    <preset>` with the SKU and preset from the platform's `default_sku`
-   (files/image_config/config-setup/config-setup, generate_config). The `t1` preset sets
+   (files/image_config/config-setup/config-setup, generate_config). `-k` builds PORT with
+   src/sonic-config-engine/portconfig.py get_port_config: where the SKU has hwsku.json and the
+   platform's platform.json lists interfaces (sonic-py-common device_info
+   get_path_to_port_config_file, both SKUs here), each cage's ports come from
+   parse_platform_json_file and BreakoutCfg.get_config for hwsku.json's default_brkout_mode
+   (alias, lanes, speed, index, subport, fec "rs" at 50G or more per lane, hwsku.json's optional
+   fec/autoneg/role); port_config.ini is read only where that is missing. The `t1` preset sets
    DEVICE_METADATA type LeafRouter, and every port admin up with MTU 9100
    (src/sonic-config-engine/config_samples.py, generate_t1_sample_config).
+1b. config-setup loads that file with `config reload` (reload_configdb), which runs
+   `db_migrator.py -o migrate` (sonic-utilities config/main.py migrate_db_to_lastest): a new
+   config_db has no VERSIONS entry, so every step from version_unknown runs, among them
+   version_3_0_0's migrate_config_db_port_table_for_dhcp_rate_limit (every PORT entry without
+   one gets dhcp_rate_limit "300"; its autoneg migration changes nothing here). Only these PORT
+   fields are reproduced from db_migrator (sonic-utilities, commit in the document's source).
 2. init_cfg.json.j2's DEVICE_METADATA: `buffer_model` "dynamic" when the image is built with
    SONIC_BUFFER_MODEL=dynamic (platform/mellanox/rules.mk), otherwise "traditional".
 3. `config qos reload` (also run by `config load_minigraph`): sonic-cfggen renders the SKU's
@@ -44,6 +56,8 @@ SKUS = [
 ]
 # Folders the SKUs' templates link into
 LINKED = ["device/mellanox/x86_64-mlnx_msn2700-r0/ACS-MSN2700"]
+# sonic-utilities commit the db_migrator step (1b) was read at
+SONIC_UTILITIES_COMMIT = "691b1bbc4fd2b71657d1b0b334c37136deb51526"
 OUT = Path(__file__).resolve().parent.parent / "src/gpunet/lab/switchsim/factory/sonic"
 MODE = re.compile(r"(\d+)x(\d+)G")
 
@@ -68,26 +82,119 @@ def extract(repo: Path, into: Path, paths: list[str]) -> None:
             target.write_bytes(shown.stdout)
 
 
-def ports_of(sku_dir: Path, hwsku: dict[str, Any]) -> dict[str, dict[str, str]]:
-    """PORT entries as sonic-cfggen's portconfig builds them: port_config.ini's columns, and the
-    speed of hwsku.json's default breakout mode where the ini has no speed column."""
-    header: list[str] = []
+def ports_of(sku_dir: Path) -> dict[str, dict[str, str]]:
+    """PORT entries from port_config.ini as portconfig.parse_port_config_file builds them: the
+    header's columns, alias defaulting to the name (used where there is no platform.json)."""
+    header = ["name", "lanes", "alias", "index"]
     ports: dict[str, dict[str, str]] = {}
-    for raw in (sku_dir / "port_config.ini").read_text().splitlines():
-        line = raw.strip()
-        if line.startswith("#") and "name" in line:
-            header = line.lstrip("#").split()
+    for line in (sku_dir / "port_config.ini").read_text().splitlines():
+        if line.startswith("#"):
+            if "name" in line:
+                header = line.strip("#").split()
             continue
-        if not line or line.startswith("#"):
+        tokens = line.split()
+        if len(tokens) < 2:
             continue
-        values = dict(zip(header or ["name", "lanes", "alias", "index", "speed"], line.split(), strict=False))
+        values = dict(zip(header, tokens, strict=False))
         name = values.pop("name")
-        if "speed" not in values:
-            mode = MODE.match(hwsku[name]["default_brkout_mode"])
-            assert mode, name
-            values["speed"] = str(int(mode[2]) * 1000)
+        values.setdefault("alias", name)
         ports[name] = values
     return ports
+
+
+# portconfig.py BRKOUT_PATTERN and the hwsku.json attributes parse_platform_json_file copies
+BRKOUT_PATTERN = re.compile(r"(\d{1,6})x(\d{1,6}G?)(\[(\d{1,6}G?,?)*\])?(\((\d{1,6})\))?")
+OPTIONAL_HWSKU_ATTRIBUTES = ["fec", "autoneg", "role"]
+
+
+def _speed(text: str) -> int:
+    return int(text[:-1]) * 1000 if text.endswith("G") else int(text)
+
+
+def breakout_entries(mode: str, lane_count: int) -> list[tuple[int, int, frozenset[int], int]]:
+    """BreakoutCfg._str_to_entries: per `+` group (ports, default speed, supported speeds,
+    assigned lanes; a group without `(n)` takes all the cage's lanes)."""
+    entries = []
+    for group in mode.split("+"):
+        match = BRKOUT_PATTERN.match(group)
+        if match is None:
+            raise RuntimeError(f'Breakout mode "{mode}" validation failed!')
+        default = _speed(match[2])
+        speeds = {default} | {_speed(s.strip()) for s in (match[3] or "[]")[1:-1].split(",") if s.strip()}
+        entries.append((int(match[1]), default, frozenset(speeds), int(match[6]) if match[6] else lane_count))
+    return entries
+
+
+def child_ports(name: str, mode: str, cage: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """BreakoutCfg(name, mode, platform.json's entry).get_config(): the cage's ports in `mode`."""
+    lanes, indexes = cage["lanes"].split(","), cage["index"].split(",")
+    wanted = breakout_entries(mode, len(lanes))
+    # BreakoutModeEntry.__eq__ compares port count, supported speeds and assigned lanes only
+    key = [(count, speeds, assigned) for count, _, speeds, assigned in wanted]
+    aliases = next(
+        (
+            alias
+            for known, alias in cage["breakout_modes"].items()
+            if [(c, sp, a) for c, _, sp, a in breakout_entries(known, len(lanes))] == key
+        ),
+        None,
+    )
+    if aliases is None:
+        raise RuntimeError(f"Unsupported breakout mode {mode}!")
+    total = sum(count for count, _, _, _ in wanted)
+    base, lane_id, alias_id = int(name.replace("Ethernet", "")), 0, 0
+    ports: dict[str, dict[str, str]] = {}
+    for count, default, _, assigned in wanted:
+        per_port = assigned // count
+        for _ in range(count):
+            port = {
+                "alias": aliases[alias_id],
+                "lanes": ",".join(lanes[lane_id : lane_id + per_port]),
+                "speed": str(default),
+                "index": indexes[lane_id],
+                "subport": "0" if total == 1 else str(alias_id + 1),
+            }
+            if default // per_port >= 50000:  # "If the lane speed is greater than 50G, enable FEC"
+                port["fec"] = "rs"
+            ports[f"Ethernet{base + lane_id}"] = port
+            lane_id += per_port
+            alias_id += 1
+    return ports
+
+
+def platform_ports(platform_json: dict[str, Any], hwsku: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """parse_platform_json_file: every platform.json cage hwsku.json names, in its default mode,
+    with hwsku.json's optional attributes of any child port copied onto all of the cage's ports."""
+    ports: dict[str, dict[str, str]] = {}
+    for cage, properties in platform_json["interfaces"].items():
+        if cage not in hwsku:
+            continue
+        children = child_ports(cage, hwsku[cage]["default_brkout_mode"], properties)
+        for child in list(children):
+            for key, item in hwsku.get(child, {}).items():
+                if key in OPTIONAL_HWSKU_ATTRIBUTES:
+                    for port in children.values():
+                        port[key] = item
+        ports.update(children)
+    return ports
+
+
+def supported_speeds(platform_json: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per cage: its lanes, and per lanes-per-port the speeds its platform.json breakout modes
+    give such a port (default and bracketed speeds): what the simulated STATE_DB PORT_TABLE
+    supported_speeds of a port on those lanes holds."""
+    cages: dict[str, dict[str, Any]] = {}
+    for cage, properties in platform_json["interfaces"].items():
+        lane_count = len(properties["lanes"].split(","))
+        speeds: dict[int, set[int]] = {}
+        for mode in properties["breakout_modes"]:
+            for count, _, allowed, assigned in breakout_entries(mode, lane_count):
+                speeds.setdefault(assigned // count, set()).update(allowed)
+        cages[cage] = {
+            "lanes": properties["lanes"],
+            "speeds": {str(lanes): sorted(values) for lanes, values in sorted(speeds.items())},
+        }
+    return cages
 
 
 def t1_preset(hostname: str, platform: str, sku: str, ports: dict[str, dict[str, str]]) -> dict[str, Any]:
@@ -133,11 +240,18 @@ def buffers_template(model: str) -> str:
     return "buffers_dynamic.json.j2" if model == "dynamic" else "buffers.json.j2"
 
 
-def render(tree: Path, platform_dir: str, sku: str, model: str) -> dict[str, Any]:
+def render(tree: Path, platform_dir: str, sku: str, model: str) -> tuple[dict[str, Any], dict[str, Any]]:
     sku_dir = tree / "device" / platform_dir / sku
     platform = platform_dir.split("/")[1]
     hwsku = json.loads((sku_dir / "hwsku.json").read_text())["interfaces"]
-    data = t1_preset("sonic", platform, sku, ports_of(sku_dir, hwsku))
+    platform_json = json.loads((tree / "device" / platform_dir / "platform.json").read_text())
+    # device_info.get_path_to_port_config_file: platform.json (with hwsku.json) when it lists
+    # interfaces, else the SKU's port_config.ini
+    ports = platform_ports(platform_json, hwsku) if platform_json.get("interfaces") else ports_of(sku_dir)
+    data = t1_preset("sonic", platform, sku, ports)
+    # db_migrator version_3_0_0, migrate_config_db_port_table_for_dhcp_rate_limit (step 1b)
+    for fields in data["PORT"].values():
+        fields.setdefault("dhcp_rate_limit", "300")
     # BREAKOUT_CFG: with platform.json and hwsku.json, sonic-cfggen -k writes each cage's
     # default_brkout_mode (src/sonic-config-engine/portconfig.py, parse_breakout_mode)
     data["BREAKOUT_CFG"] = {port: {"brkout_mode": f["default_brkout_mode"]} for port, f in hwsku.items()}
@@ -153,7 +267,7 @@ def render(tree: Path, platform_dir: str, sku: str, model: str) -> dict[str, Any
         rendered = json.loads(env.get_template(template).render(data))
         for table, entries in rendered.items():
             config.setdefault(table, {}).update(entries)
-    return {table: entries for table, entries in config.items() if entries}
+    return {table: entries for table, entries in config.items() if entries}, supported_speeds(platform_json)
 
 
 def main() -> int:
@@ -169,19 +283,32 @@ def main() -> int:
         platforms = [f"device/{platform_dir}" for platform_dir, _, _ in SKUS]
         extract(args.buildimage, tree, ["files/build_templates", *platforms, *LINKED])
         for platform_dir, sku, model in SKUS:
-            config = render(tree, platform_dir, sku, model)
+            config, speeds = render(tree, platform_dir, sku, model)
             document = {
                 "source": {
                     "repository": "https://github.com/sonic-net/sonic-buildimage",
                     "commit": commit,
                     "sku": f"device/{platform_dir}/{sku}",
-                    "steps": "config-setup factory (sonic-cfggen --preset t1), buffer_model from the "
-                    "image build, then `config qos reload` (sonic-utilities config/main.py): "
+                    "steps": "config-setup factory (sonic-cfggen -k: PORT and BREAKOUT_CFG from "
+                    "platform.json and hwsku.json, --preset t1), `config reload`'s db_migrator (PORT "
+                    "dhcp_rate_limit), buffer_model from the image build, then `config qos reload` "
+                    "(sonic-utilities config/main.py): "
                     + buffers_template(model)
                     + " and qos.json.j2 rendered as sonic-cfggen renders them",
                     "generator": "scripts/sonic-factory-config.py",
+                    "db_migrator": f"sonic-net/sonic-utilities {SONIC_UTILITIES_COMMIT} "
+                    "scripts/db_migrator.py version_3_0_0 (PORT dhcp_rate_limit only)",
                 },
                 "config_db": config,
+                # STATE_DB PORT_TABLE supported_speeds comes from the SAI at run time (sonic-swss
+                # portsorch); the simulator assumes it holds the speeds platform.json's breakout
+                # modes give a port of that many lanes (assumed, not read from a switch)
+                "supported_speeds": {
+                    "source": f"device/{platform_dir}/platform.json "
+                    "breakout_modes: per cage, the default and bracketed speeds per lanes-per-port "
+                    "[assumed: the SAI reports these]",
+                    "cages": speeds,
+                },
             }
             target = OUT / f"{sku}.json"
             target.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")

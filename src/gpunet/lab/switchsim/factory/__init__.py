@@ -2,8 +2,11 @@
 
 SONiC: config_db as the image leaves it after first boot and `config qos reload`, generated from
 sonic-buildimage's own templates for the model's SKU (sonic/<SKU>.json, each file names its source
-commit and steps; scripts/sonic-factory-config.py writes them). The CLI OSes: the running-config
-lines of cli.yml, each tagged with its source, with a block per port the simulator models.
+commit and steps; scripts/sonic-factory-config.py writes them), with PORT and BREAKOUT_CFG as
+sonic-cfggen -k writes them from the platform's platform.json and the SKU's hwsku.json, and per
+cage the speeds the simulated STATE_DB reports as supported (from platform.json, assumed). The
+CLI OSes: the running-config lines of cli.yml, each tagged with its source, with a block per port
+the simulator models.
 """
 
 from __future__ import annotations
@@ -32,6 +35,15 @@ class UnknownModel(ValueError):
 def _sonic_document(sku: str) -> dict[str, Any]:
     text = resources.files(__package__).joinpath("sonic", f"{sku}.json").read_text()
     return json.loads(text)
+
+
+def sonic_supported_speeds(hwsku: str) -> dict[str, Any] | None:
+    """Per cage of a SKU the simulator has a document for: its lanes and, per lanes-per-port, the
+    speeds its platform.json breakout modes give (what the simulated STATE_DB reports); None for
+    another SKU."""
+    if hwsku not in SONIC_SKUS.values():
+        return None
+    return _sonic_document(hwsku)["supported_speeds"]["cages"]
 
 
 def sonic_factory(model: str | None, hostname: str) -> dict[str, Any]:
