@@ -18,6 +18,7 @@ from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import Connection, connector
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
+from gpunet.validate.parsers.sonic import redis_py_dict
 
 
 def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts: Path) -> list[str]:
@@ -52,17 +53,19 @@ class RedisHashes:
     """A structured form read from a SONiC Redis database in several commands: HGETALL of a name
     map (`sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP`), then HGETALL of
     `<prefix><id>` for each id it maps to. The capture is one JSON object of each key read and
-    the hash the switch answered for it, in the order read."""
+    the hash the switch answered for it, in the order read. An image whose sonic-db-cli refuses
+    `-j` is asked without it, and its redis-py dict answers are saved as that same object."""
 
     database: str
     name_map: str
     prefix: str
 
-    def command(self, key: str) -> str:
-        return f"sonic-db-cli -j {self.database} HGETALL {key}"
+    def command(self, key: str, as_json: bool = True) -> str:
+        return f"sonic-db-cli {'-j ' if as_json else ''}{self.database} HGETALL {key}"
 
-    def describe(self) -> str:
-        return f"{self.command(self.name_map)}, then HGETALL {self.prefix}<oid> per port"
+    def describe(self, as_json: bool = True) -> str:
+        printed = "" if as_json else " (redis-py dict answers, saved as JSON)"
+        return f"{self.command(self.name_map, as_json)}, then HGETALL {self.prefix}<oid> per port{printed}"
 
 
 # Structured forms, per platform and tool, with where and from which release the OS has them.
@@ -73,7 +76,9 @@ STRUCTURED_COMMANDS: dict[str, dict[str, str | RedisHashes]] = {
     # runs pfcstat, which reads COUNTERS_DB (scripts/pfcstat at 691b1bb: COUNTERS_PORT_NAME_MAP,
     # then each port's `COUNTERS:<oid>` hash): gpunet reads the same keys with `sonic-db-cli -j`
     # (sonic-net/sonic-swss-common PR #1205, 85a39d8, 2026-07-22: HGETALL printed as a JSON
-    # object; images built before it refuse `-j`, and get the text command).
+    # object; on master only: sonic-buildimage 202605 at 2026-08-20 pins swss-common 240a31a,
+    # without it), else without `-j` (redis-py's dict form, as sonic-db-cli has printed it since
+    # the Python one); `show pfc counters` where neither answers.
     "sonic": {
         "sonic-show-queue-counters": "show queue counters --json",
         "sonic-show-pfc-counters": RedisHashes("COUNTERS_DB", "COUNTERS_PORT_NAME_MAP", "COUNTERS:"),
@@ -94,9 +99,10 @@ def _collect_one(
     if structured is None:
         return session.send_command(text_command, read_timeout=30), {"form": "text", "command": text_command}
     if isinstance(structured, RedisHashes):
-        output, refused = _read_hashes(session, structured)
+        output, refused, as_json = _read_hashes(session, structured)
         if output is not None:
-            return output, {"form": "json", "command": structured.describe()}
+            record = {"form": "json", "command": structured.describe(as_json)}
+            return output, record | ({"structured_refused": refused} if refused else {})
     else:
         output = session.send_command(structured, read_timeout=30)
         if _is_json(output):
@@ -110,27 +116,39 @@ def _collect_one(
 _OID = re.compile(r"^oid:0x[0-9a-fA-F]+$")
 
 
-def _read_hashes(session: Any, form: RedisHashes) -> tuple[str | None, str]:
-    """The capture of a RedisHashes form, or None and why it was not read: a release without
-    `sonic-db-cli -j` (it refuses the option), an empty map (a multi-ASIC switch's host
-    namespace, whose ports sit in each ASIC's database), an id that is no object id, or an
-    answer that is no whole JSON object (a cut one)."""
+def _read_hashes(session: Any, form: RedisHashes) -> tuple[str | None, str, bool]:
+    """The capture of a RedisHashes form (None where it was not read), what was refused on the
+    way (`-j`, or why the form was not read), and whether it was read with `-j`. Where
+    sonic-db-cli refuses `-j` (before swss-common PR #1205 it prints its usage) the same
+    commands are sent without it. Not read: an empty map (a multi-ASIC switch's host namespace,
+    whose ports sit in each ASIC's database), an id that is no object id, or an answer that is
+    no whole hash (a cut one)."""
+    as_json, refused = True, []
     command = form.command(form.name_map)
     answer = session.send_command(command, read_timeout=30)
     name_map = _json_object(answer)
+    if name_map is None and "usage: sonic-db-cli" in answer:
+        as_json = False
+        refused.append(f"{command}: {_first_line(answer)}")
+        command = form.command(form.name_map, as_json=False)
+        answer = session.send_command(command, read_timeout=30)
+        name_map = redis_py_dict(answer)
     if not name_map:
-        return None, f"{command}: {_first_line(answer) if name_map is None else 'an empty map'}"
+        refused.append(f"{command}: {_first_line(answer) if name_map is None else 'an empty map'}")
+        return None, "; ".join(refused), as_json
     document: dict[str, Any] = {form.name_map: name_map}
     for name, oid in name_map.items():
         if not isinstance(oid, str) or not _OID.match(oid):
-            return None, f"{command}: {name} maps to {str(oid)[:60]!r}, not an object id"
-        command = form.command(form.prefix + oid)
+            refused.append(f"{command}: {name} maps to {str(oid)[:60]!r}, not an object id")
+            return None, "; ".join(refused), as_json
+        command = form.command(form.prefix + oid, as_json)
         answer = session.send_command(command, read_timeout=30)
-        stats = _json_object(answer)
+        stats = _json_object(answer) if as_json else redis_py_dict(answer)
         if stats is None:
-            return None, f"{command}: {_first_line(answer)}"
+            refused.append(f"{command}: {_first_line(answer)}")
+            return None, "; ".join(refused), as_json
         document[form.prefix + oid] = stats
-    return json.dumps(document, indent=2), ""
+    return json.dumps(document, indent=2), "; ".join(refused), as_json
 
 
 def _json_object(output: str) -> dict[str, Any] | None:

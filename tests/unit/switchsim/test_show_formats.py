@@ -136,3 +136,22 @@ def test_sonic_db_cli_prints_a_hash_as_json_with_j_and_as_redis_py_prints_it_wit
     assert json.loads(as_json)["SAI_PORT_STAT_PFC_3_TX_PKTS"] == "37"
     for arguments in (["-j", "COUNTERS_DB", "HGETALL", "COUNTERS:oid:0x99"], ["COUNTERS_DB", "HGETALL", "x"]):
         assert showpfc.sonic_db_cli(state, arguments) == "{}"  # no such key: an empty hash
+
+
+@pytest.mark.parametrize(
+    ("release", "refused"), [(None, False), ("202611", False), ("202605", True), ("202411.3", True)]
+)
+def test_sonic_db_cli_refuses_j_on_releases_whose_swss_common_lacks_it(release, refused):
+    """swss-common PR #1205 (85a39d8) is on master only: sonic-buildimage 202605 pins 240a31a."""
+    state = state_with({})
+    state.os_version = release
+    answer = showpfc.sonic_db_cli(state, ["-j", "COUNTERS_DB", "HGETALL", "COUNTERS_PORT_NAME_MAP"])
+    if refused:
+        assert answer.splitlines() == [
+            "Command Line Error: Unknown argument:COUNTERS_DB",
+            "usage: sonic-db-cli [-h] [-s] [-n NAMESPACE] db_or_op [cmd [cmd ...]]",
+        ]
+    else:
+        assert list(json.loads(answer)) == state.ports
+    plain = showpfc.sonic_db_cli(state, ["COUNTERS_DB", "HGETALL", "COUNTERS_PORT_NAME_MAP"])
+    assert list(ast.literal_eval(plain)) == state.ports  # the dict form: every release

@@ -18,6 +18,7 @@ from gpunet.netdev.push import Connection
 from gpunet.validate import switch_collect
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers import ParseError, parse
+from gpunet.validate.parsers.sonic import redis_py_dict
 from tests.unit.validate.test_parsers import dig
 
 TOOL = "sonic-show-queue-counters"
@@ -391,6 +392,24 @@ def test_a_damaged_counters_db_capture_is_refused(text: str, reason: str) -> Non
         parse(PFC_TOOL, text)
 
 
+REDIS_PY_DICTS = [
+    ("{}", {}),
+    ("{'Ethernet0': 'oid:0x1000000000012', 'Ethernet4': 'oid:0x1000000000013'}", _DB_MAP),
+    ("{'SAI_PORT_STAT_PFC_3_RX_PKTS': '4410'}\n", {"SAI_PORT_STAT_PFC_3_RX_PKTS": "4410"}),
+    ("{'alias': \"it's\"}", {"alias": "it's"}),  # formatStringWithQuot: double quotes around a '
+    ("{'Ethernet0': 'oid:0x1000000000012', 'Ethernet4': 'oid:0x10", None),  # cut
+    ("{'Ethernet0': 'oid:0x12', 'Ethernet0': 'oid:0x13'}", None),  # a field twice
+    ("{'Ethernet0':'oid:0x12'}", None),  # not formatDictReply's separators
+    ('{"Ethernet0":"oid:0x12"}', None),  # JSON is no redis-py dict
+    ("Command Line Error: Unknown argument:COUNTERS_DB", None),
+]
+
+
+@pytest.mark.parametrize(("answer", "expected"), REDIS_PY_DICTS)
+def test_sonic_db_cli_dict_answers_are_read_exactly_or_not_at_all(answer: str, expected: dict | None) -> None:
+    assert redis_py_dict(answer) == expected
+
+
 class _SimulatedSonic:
     """A session on the simulator's SONiC personality (its shell, as the collection reaches it)."""
 
@@ -452,10 +471,18 @@ _NO_J = (
     "usage: sonic-db-cli [-h] [-s] [-n NAMESPACE] db_or_op [cmd [cmd ...]]"
 )
 _MAP_CMD = "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP"
+_MAP_CMD_PY = "sonic-db-cli COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP"
 _HASH_CMD = "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS:oid:0x1000000000013"
 PFC_COLLECTIONS = [
-    ("an image without -j", {_MAP_CMD: _NO_J},
-     f"{_MAP_CMD}: Command Line Error: Unknown argument:COUNTERS_DB"),
+    ("an image without -j, its dict answer cut", {_MAP_CMD: _NO_J, _MAP_CMD_PY: "{'Ethernet0': 'oid:0x10"},
+     f"{_MAP_CMD}: Command Line Error: Unknown argument:COUNTERS_DB; "
+     f"{_MAP_CMD_PY}: {{'Ethernet0': 'oid:0x10"),
+    ("an image without -j, a port's dict hash cut",
+     {_MAP_CMD: _NO_J, _MAP_CMD_PY: "{'Ethernet0': 'oid:0x1000000000012'}",
+      "sonic-db-cli COUNTERS_DB HGETALL COUNTERS:oid:0x1000000000012":
+          "{'SAI_PORT_STAT_PFC_0_RX_PKTS': '1', 'SAI"},
+     f"{_MAP_CMD}: Command Line Error: Unknown argument:COUNTERS_DB; sonic-db-cli COUNTERS_DB HGETALL "
+     "COUNTERS:oid:0x1000000000012: {'SAI_PORT_STAT_PFC_0_RX_PKTS': '1', 'SAI"),
     ("a multi-ASIC host namespace (an empty map)", {_MAP_CMD: "{}"}, f"{_MAP_CMD}: an empty map"),
     ("a port's hash cut", {_MAP_CMD: _MAP_ANSWER,
                            "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS:oid:0x1000000000012": "{}",
@@ -476,3 +503,31 @@ def test_pfc_counters_fall_back_to_the_text_command_and_say_why(
     assert capture.rstrip("\n") == _PFC_TEXT
     assert not any("reboot" in command and "HGETALL COUNTERS:" in command for command in session.sent)
     assert session.sent.count("show pfc counters") == 1
+
+
+@pytest.mark.parametrize(
+    ("release", "as_json"), [(None, True), ("202611", True), ("202605", False), ("202305", False)]
+)
+def test_the_simulator_refuses_j_where_the_release_lacks_it_and_the_dict_answers_are_read_instead(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, release: str | None, as_json: bool
+) -> None:
+    state = _state({})
+    state.os_version = release
+    state.counters["Ethernet4"]["rx_pfc"][3], state.counters["Ethernet8"]["tx_pfc"][6] = 1520, 41
+    session = _SimulatedSonic(state)
+    form, capture = _collect(monkeypatch, tmp_path, session)
+    plain = "" if as_json else " (redis-py dict answers, saved as JSON)"
+    assert form["form"] == "json"
+    assert form["command"] == (
+        f"sonic-db-cli {'-j ' if as_json else ''}COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP, then HGETALL "
+        f"COUNTERS:<oid> per port{plain}"
+    )
+    assert form.get("structured_refused") == (
+        None if as_json else f"{_MAP_CMD}: Command Line Error: Unknown argument:COUNTERS_DB"
+    )
+    db_commands = [c for c in session.sent if c.startswith("sonic-db-cli")]
+    assert len(db_commands) == (1 if as_json else 2) + len(state.ports)
+    assert "show pfc counters" not in session.sent
+    parsed = parse(PFC_TOOL, capture)
+    assert parsed == parse(PFC_TOOL, session.personality.handle("show pfc counters"))
+    assert (parsed["rx"]["Ethernet4"][3], parsed["tx"]["Ethernet8"][6]) == (1520, 41)

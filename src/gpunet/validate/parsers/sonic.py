@@ -116,7 +116,8 @@ def _pfc_counters_db(text: str) -> dict[str, Any]:
     """The COUNTERS_DB capture: one JSON object of each Redis key read and what
     `sonic-db-cli -j COUNTERS_DB HGETALL <key>` answered for it (sonic-net/sonic-swss-common
     `common/redisreply.cpp` to_json_string at 85a39d8, PR #1205: HGETALL as an object of
-    strings): COUNTERS_PORT_NAME_MAP first, then `COUNTERS:<oid>` of each port it maps. The
+    strings; or its redis-py dict answer without `-j`, saved as the same object by the
+    collection): COUNTERS_PORT_NAME_MAP first, then `COUNTERS:<oid>` of each port it maps. The
     counts are the switch's raw ones, as pfcstat prints them before any `sonic-clear
     pfccounters`. Errors: cut JSON, a map that is not ports to object ids, a port whose hash is
     missing (a cut capture), a key the map does not lead to, a count that is not digits."""
@@ -158,6 +159,37 @@ def _pfc_counters_db(text: str) -> dict[str, Any]:
             f"COUNTERS_DB capture: {extra} is no port's counters in {PFC_NAME_MAP} (two captures spliced?)"
         )
     return counters
+
+
+# A string as sonic-db-cli prints it in a redis-py dict (formatStringWithQuot: in single quotes,
+# or in double quotes where it holds a single quote; nothing escaped).
+_PY_STRING = r"'[^']*'|\"[^\"]*\""
+_PY_PAIR = re.compile(rf"({_PY_STRING}): ({_PY_STRING})")
+
+
+def redis_py_dict(answer: str) -> dict[str, str] | None:
+    """An HGETALL answer as sonic-db-cli prints it without `-j`: redis-py's dict form
+    (sonic-net/sonic-swss-common `common/redisreply.cpp` formatDictReply at 85a39d8, kept as the
+    Python sonic-db-cli printed it by PR #631, ecf5bbc0): `{'field': 'value', ...}` on one line,
+    `{}` for a key that does not exist. None where the answer is not exactly that (a refusal, a
+    cut line, a field given twice)."""
+    line = answer.strip()
+    if not (line.startswith("{") and line.endswith("}")):
+        return None
+    body, position = line[1:-1], 0
+    pairs: dict[str, str] = {}
+    while body:
+        match = _PY_PAIR.match(body, position)
+        if match is None or match[1][1:-1] in pairs:
+            return None
+        pairs[match[1][1:-1]] = match[2][1:-1]
+        position = match.end()
+        if position == len(body):
+            break
+        if not body.startswith(", ", position):
+            return None
+        position += 2
+    return pairs
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

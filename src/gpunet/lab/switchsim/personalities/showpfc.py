@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gpunet.grammar.versions import parse_version
 from gpunet.lab.switchsim.state import SwitchState
 
 
@@ -203,15 +204,28 @@ def sonic_counters_db(state: SwitchState) -> dict[str, dict[str, str]]:
     return db
 
 
+# sonic-db-cli's `-j` (swss-common PR #1205, 85a39d8, 2026-07-22) is on master only: the
+# release branches up to 202605 pin a swss-common without it (sonic-buildimage 202605 at
+# 2026-08-20: src/sonic-swss-common at 240a31a). A later release is taken to have it [U].
+LAST_RELEASE_WITHOUT_DB_CLI_JSON = 202605
+# What sonic-db-cli before #1205 prints for `-j` (sonic-db-cli.cpp at 85a39d8~1: getopt_long
+# with opterr 0 returns '?', optind already past `-j`, so the error names the next argument;
+# then printUsage, of which the first line is modelled).
+OLD_DB_CLI_USAGE = "usage: sonic-db-cli [-h] [-s] [-n NAMESPACE] db_or_op [cmd [cmd ...]]"
+
+
 def sonic_db_cli(state: SwitchState, arguments: list[str]) -> str:
     """`sonic-db-cli [-j] COUNTERS_DB HGETALL <key>` as sonic-net/sonic-swss-common prints it
     (`sonic-db-cli/sonic-db-cli.cpp`, `common/redisreply.cpp` at 85a39d8): with `-j` (PR #1205)
     the hash as one line of JSON (nlohmann dump(-1): `{"k":"v"}`); without, redis-py's dict form
-    (formatDictReply: `{'k': 'v', 'k2': 'v2'}`). A key that does not exist is an empty hash. The
-    simulated image has swss-common with `-j`; only COUNTERS_DB and HGETALL are modelled (another
-    database or command gets Redis's unknown-command error)."""
+    (formatDictReply: `{'k': 'v', 'k2': 'v2'}`). A key that does not exist is an empty hash. A
+    switch whose release is 202605 or older refuses `-j`; no release set: an image with it. Only
+    COUNTERS_DB and HGETALL are modelled (another database or command gets an error)."""
     as_json = arguments[:1] in (["-j"], ["--json"])
     arguments = arguments[1:] if as_json else arguments
+    release = parse_version("sonic", state.os_version)[0] if state.os_version else None
+    if as_json and release is not None and release <= LAST_RELEASE_WITHOUT_DB_CLI_JSON:
+        return f"Command Line Error: Unknown argument:{' '.join(arguments[:1])}\n{OLD_DB_CLI_USAGE}"
     if len(arguments) != 3 or arguments[0] != "COUNTERS_DB" or arguments[1].upper() != "HGETALL":
         return f"ERR unknown command '{' '.join(arguments[1:2])}' (not simulated)"
     fields = sonic_counters_db(state).get(arguments[2], {})
