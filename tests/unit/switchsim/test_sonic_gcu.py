@@ -46,6 +46,73 @@ CASES = [
     ("SN5600", False, op("add", "/QUEUE/Ethernet0|3/wred_profile", "X"), None),
 ]  # fmt: skip
 
+PORT_ILLEGAL = (
+    f"PORT {ILLEGAL}- validating function generic_config_updater.field_operation_validators."
+    "port_config_update_validator returned False"
+)
+INVALID = "Given patch will produce invalid config. Error: "  # StrictPatchSorter.sort
+SN5600_2X400G = "2x400G[200G,100G,50G,40G,25G,10G]"
+# A new port on lanes 4-7 of SN5600 cage Ethernet0 (what a 2x breakout adds)
+ETHERNET4 = {"admin_status": "up", "alias": "etp1b", "index": "1", "lanes": "4,5,6,7", "mtu": "9100",
+             "speed": "400000", "subport": "2"}  # fmt: skip
+# A port on lanes no cage uses, with a speed that is no integer
+ODD = {**ETHERNET4, "lanes": "600,601,602,603", "speed": "fast"}
+SPLIT = op("replace", "/PORT/Ethernet0/lanes", "0,1,2,3") + op("add", "/PORT/Ethernet4", ETHERNET4)
+PORT_CASES = [
+    # (model, patch, refusal or None): port_config_update_validator checks speed and fec only,
+    # against STATE_DB supported_speeds (here: the cage's platform.json speeds for the port's
+    # lane count) and supported_fecs (absent: rs, fc, none, auto); a remove always passes.
+    ("SN5600", op("replace", "/PORT/Ethernet0/speed", "400000"), None),
+    ("Z9864F", op("replace", "/PORT/Ethernet0/speed", "400000"), None),
+    # 8 lanes on the Z9864F: 1x800G or 1x400G(8) only
+    ("Z9864F", op("replace", "/PORT/Ethernet0/speed", "200000"), PORT_ILLEGAL),
+    ("SN5600", op("replace", "/PORT/Ethernet0/speed", "200000"), None),
+    # the SFP28 cage: 1x25G[10G]
+    ("SN5600", op("replace", "/PORT/Ethernet512/speed", "100000"), PORT_ILLEGAL),
+    ("SN5600", op("replace", "/PORT/Ethernet512/speed", "10000"), None),
+    ("SN5600", op("replace", "/PORT/Ethernet0/speed", "fast"), PORT_ILLEGAL),
+    ("SN5600", op("replace", "/PORT/Ethernet0/fec", "none"), None),
+    ("SN5600", op("replace", "/PORT/Ethernet0/fec", "rs544"), PORT_ILLEGAL),
+    ("Z9864F", op("remove", "/PORT/Ethernet0/fec"), None),
+    ("Z9864F", op("remove", "/PORT/Ethernet0/speed"), None),
+    # no validator for mtu, admin_status, lanes (create-only is the sorter's, not a refusal)
+    ("SN5600", op("replace", "/PORT/Ethernet0/mtu", "9216"), None),
+    ("Z9864F", op("replace", "/PORT/Ethernet0/admin_status", "down"), None),
+    # a port STATE_DB does not know yet has no supported_speeds: any integer passes
+    ("SN5600", SPLIT, None),
+    # ... nor a non-integer one: the validator only parses a speed when it has a list to compare
+    # with (the YANG's uint32 range refuses it afterwards)
+    ("SN5600", op("add", "/PORT/Ethernet4", ODD), None),
+    # validate_lanes on the target config, after the field validators
+    ("SN5600", op("add", "/PORT/Ethernet4", ETHERNET4), f"{INVALID}'[4-7]' lane is used multiple times in"),
+    ("Z9864F", op("replace", "/PORT/Ethernet0/lanes", "1,,3"), f"{INVALID}PORT 'Ethernet0' has an empty"),
+    ("Z9864F", op("replace", "/PORT/Ethernet0/lanes", "1,x"), f"{INVALID}PORT 'Ethernet0' has an invalid"),
+    # BREAKOUT_CFG: no validator and a plain string in YANG; GCU writes the record, no port changes
+    ("SN5600", op("replace", "/BREAKOUT_CFG/Ethernet0/brkout_mode", SN5600_2X400G), None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("model", "patch", "refusal"), PORT_CASES)
+def test_gcu_port_validators_as_sonic_utilities_has_them(model, patch, refusal):
+    config = sonic_factory(model, "leaf")
+    if refusal is None:
+        patched = sonic_gcu.apply(config, patch)
+        assert patched != config
+        if patched["BREAKOUT_CFG"] != config["BREAKOUT_CFG"]:  # a breakout record, not a breakout
+            assert patched["PORT"] == config["PORT"]
+    else:
+        with pytest.raises(sonic_gcu.GcuRefusal, match=refusal.replace("(", r"\(").replace(")", r"\)")):
+            sonic_gcu.apply(config, patch)
+
+
+def test_a_rollback_to_shared_lanes_is_refused_too():
+    """config rollback replaces the config through the same applier: validate_lanes holds."""
+    config = sonic_factory("SN5600", "leaf")
+    target = copy.deepcopy(config)
+    target["PORT"]["Ethernet4"] = dict(ETHERNET4)
+    with pytest.raises(sonic_gcu.GcuRefusal, match="lane is used multiple times in PORT"):
+        sonic_gcu.check_transition(config, target)
+
 
 @pytest.mark.parametrize(("model", "watchdog", "patch", "refusal"), CASES)
 def test_gcu_refuses_as_sonic_utilities_does(model, watchdog, patch, refusal):

@@ -2,14 +2,17 @@
 
 `config apply-patch` and `config rollback` both end in GCU's patch applier: it simulates the
 patch, diffs old and target config with python-json-patch (the library sonic-utilities uses),
-refuses illegal removals, runs each table's field-operation validators over that diff, and
-refuses a result with an empty table. The rules are data (behaviour/sonic_gcu.yml, with their
-sonic-utilities sources), never gpunet's push code.
+refuses illegal removals, runs each table's field-operation validators over that diff (PORT
+speed and FEC against the port's supported values), refuses a result with an empty table, and
+then one whose PORT lanes are malformed or shared. The rules are data (behaviour/sonic_gcu.yml,
+with their sonic-utilities sources), never gpunet's push code.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -17,6 +20,8 @@ from typing import Any
 import jsonpatch
 import jsonpointer
 import yaml
+
+from gpunet.lab.switchsim.factory import sonic_supported_speeds
 
 
 class GcuRefusal(ValueError):
@@ -67,8 +72,90 @@ def _rdma_allows(scenarios: dict[str, Any], operation: dict[str, Any], asic: str
     return True
 
 
-def _allowed(table_rules: dict[str, Any], operation: dict[str, Any], asic: str) -> bool:
+def _state_db_speeds(config: dict[str, Any], port: str | None) -> list[int]:
+    """STATE_DB PORT_TABLE|<port> supported_speeds as the simulated switch reports it: the speeds
+    of the port's lane count on the cage holding its first lane, or none (an unknown port)."""
+    lanes = str(config.get("PORT", {}).get(port or "", {}).get("lanes", "")).split(",")
+    hwsku = str(config.get("DEVICE_METADATA", {}).get("localhost", {}).get("hwsku", ""))
+    for cage in (sonic_supported_speeds(hwsku) or {}).values():
+        if lanes[0].strip() in cage["lanes"].split(","):
+            return cage["speeds"].get(str(len(lanes)), [])
+    return []
+
+
+def _port_field_ok(field: str, port: str | None, value: Any, config: dict[str, Any]) -> bool:
+    """port_config_update_validator's _validate_field (a single-ASIC switch, not a chassis)."""
+    if field == "fec":
+        # no supported_fecs in the simulated STATE_DB: the validator's default list
+        return str(value).strip() in _rules()["default_supported_fecs"]
+    if field == "speed":
+        supported = _state_db_speeds(config, port)
+        try:
+            return not supported or int(value) in supported
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+def _port_allows(operation: dict[str, Any], config: dict[str, Any]) -> bool:
+    """port_config_update_validator, statement for statement (its `value` rebinding included)."""
+    if operation["op"] == "remove":
+        return True
+    dumped = json.dumps(operation)
+    path = operation["path"]
+    value = operation.get("value")
+
+    def port_in(text: str) -> str | None:
+        match = re.search(r"Ethernet\d+", text)
+        return match.group(0) if match else None
+
+    for field in _rules()["port_fields"]:
+        if field not in dumped:
+            continue
+        if path.endswith(field):
+            if not _port_field_ok(field, port_in(path), value, config):
+                return False
+        elif isinstance(value, dict):
+            if field in value:
+                value = value[field]
+                if not _port_field_ok(field, port_in(path), value, config):
+                    return False
+            else:
+                for port_name, port_info in value.items():
+                    if isinstance(port_info, dict) and field in port_info:
+                        value = port_info[field]
+                        if not _port_field_ok(field, port_name, value, config):
+                            return False
+    return True
+
+
+def lanes_error(config: dict[str, Any]) -> str | None:
+    """ConfigWrapper.validate_lanes: its error for the PORT table of `config`, or None."""
+    port_lanes: dict[str, list[str]] = {}
+    for port, attrs in config.get("PORT", {}).items():
+        if "lanes" in attrs:
+            lanes = [lane.strip() for lane in str(attrs["lanes"]).split(",")]
+            for lane in lanes:
+                if not lane:
+                    return f"PORT '{port}' has an empty lane"
+                if not lane.isdigit():
+                    return f"PORT '{port}' has an invalid lane '{lane}'"
+            port_lanes[port] = lanes
+    platform = config.get("DEVICE_METADATA", {}).get("localhost", {}).get("platform")
+    if platform not in _rules()["dup_lanes_platforms"]:
+        existing: dict[str, str] = {}
+        for port, lanes in port_lanes.items():
+            for lane in lanes:
+                if lane in existing:
+                    return f"'{lane}' lane is used multiple times in PORT: {set([port, existing[lane]])}"
+                existing[lane] = port
+    return None
+
+
+def _allowed(table_rules: dict[str, Any], operation: dict[str, Any], asic: str, old: dict[str, Any]) -> bool:
     scenarios = table_rules["scenarios"]
+    if table_rules["validator"] == "port":
+        return _port_allows(operation, old)
     if table_rules["validator"] == "buffer_profile":
         if len(jsonpointer.JsonPointer(operation["path"]).parts) == 2:
             return operation["op"] in ("add", "remove", "replace")
@@ -88,7 +175,7 @@ def check_transition(old: dict[str, Any], target: dict[str, Any]) -> None:
     for operation in diff:
         table = jsonpointer.JsonPointer(operation["path"]).parts[0]
         table_rules = rules["tables"].get(table)
-        if table_rules and not _allowed(table_rules, operation, asic):
+        if table_rules and not _allowed(table_rules, operation, asic, old):
             function = f"generic_config_updater.field_operation_validators.{table_rules['validator']}"
             function += "_config_update_validator"
             raise GcuRefusal(
@@ -100,6 +187,8 @@ def check_transition(old: dict[str, Any], target: dict[str, Any]) -> None:
             "localhost: given patch is not valid because it will result in empty tables which is not "
             f"allowed in ConfigDb. Table{'s' if len(empty) != 1 else ''}: {', '.join(empty)}"
         )
+    if error := lanes_error(target):
+        raise GcuRefusal(f"Given patch will produce invalid config. Error: {error}")
 
 
 def apply(config: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
