@@ -218,6 +218,20 @@ def test_sonic_port_fields_of_the_intent_pass_gcus_port_validator(fleet, start_n
     assert sonic_gcu.lanes_error(config) is None
 
 
+@pytest.mark.parametrize("name", list(SONIC_SWITCHES))
+def test_sonic_push_takes_each_gpunet_port_admin_down_meanwhile(fleet, start_named, backups, name):
+    """GCU's patch sorter sets a port admin down before it changes the port's BUFFER_PG,
+    BUFFER_QUEUE, QUEUE or PORT_QOS_MAP entries and restores it after (sonic-utilities
+    patch_sorter.py RequiredValueMoveExtender): the first push from factory state bounces every
+    port intended/ configures, and no other; a second push, with nothing to change, none."""
+    target = start_named(name)
+    factory = factory_of(fleet, target)
+    push(target, target.intended, backups)
+    config = running(fleet, target)
+    assert sorted(sonic_gcu.ports_taken_down(factory, config)) == sorted(json.loads(target.intended)["PORT"])
+    assert push(target, target.intended, backups).changed is False  # no second patch: no bounce
+
+
 @pytest.mark.parametrize(("name", "speed"), [("leaf07", "200000"), ("leaf06", "1600000")])
 def test_sonic_push_of_a_speed_the_port_does_not_support_is_refused_by_gcu(
     fleet, start_named, backups, name, speed

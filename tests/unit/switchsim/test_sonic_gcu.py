@@ -155,3 +155,34 @@ def test_the_grammar_sees_only_what_the_operations_wrote():
         "PORT": {"Ethernet0": {"mtu": "9216"}},
         "QUEUE": {"Ethernet0|3": {"wred_profile": "X"}},
     }
+
+
+def _admin(config: dict, port: str, status: str | None) -> dict:
+    config = copy.deepcopy(config)
+    if status is None:
+        config["PORT"][port].pop("admin_status")
+    else:
+        config["PORT"][port]["admin_status"] = status
+    return config
+
+
+TAKEN_DOWN_CASES = [
+    # (the port's admin_status before, patch, ports GCU's sorter sets admin down meanwhile)
+    ("up", op("add", "/QUEUE/Ethernet0|3/wred_profile", "X"), ["Ethernet0"]),
+    ("up", op("remove", "/BUFFER_PG/Ethernet0|0"), ["Ethernet0"]),
+    ("up", op("replace", "/PORT_QOS_MAP/Ethernet0/tc_to_queue_map", "X"), ["Ethernet0"]),
+    ("up", op("add", "/BUFFER_QUEUE/Ethernet0|7", {"profile": "egress_lossy_profile"}), ["Ethernet0"]),
+    # PORT fields and tables outside RequiredValueIdentifier's list need no admin down
+    ("up", op("replace", "/PORT/Ethernet0/mtu", "9216"), []),
+    ("up", op("replace", "/CABLE_LENGTH/AZURE/Ethernet0", "5m"), []),
+    ("down", op("add", "/QUEUE/Ethernet0|3/wred_profile", "X"), []),
+    # no admin_status: the setting's default_value "down"
+    (None, op("add", "/QUEUE/Ethernet0|3/wred_profile", "X"), []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("status", "patch", "taken"), TAKEN_DOWN_CASES)
+def test_ports_the_patch_sorter_takes_admin_down(status, patch, taken):
+    config = _admin(sonic_factory("SN5600", "leaf"), "Ethernet0", status)
+    config["CABLE_LENGTH"]["AZURE"]["Ethernet0"] = "40m"
+    assert sonic_gcu.ports_taken_down(config, sonic_gcu.apply(config, patch)) == taken

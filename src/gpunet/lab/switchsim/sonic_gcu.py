@@ -191,6 +191,28 @@ def check_transition(old: dict[str, Any], target: dict[str, Any]) -> None:
         raise GcuRefusal(f"Given patch will produce invalid config. Error: {error}")
 
 
+def ports_taken_down(old: dict[str, Any], target: dict[str, Any]) -> list[str]:
+    """The ports GCU's patch sorter sets admin down while it goes from `old` to `target`
+    (RequiredValueMoveExtender): a port admin up (neither "down" nor missing, which counts as
+    the default "down") in `old` with an entry of a requiring table that differs in `target`."""
+    rules = _rules()["required_admin_down"]
+    taken = []
+    for port, fields in old.get("PORT", {}).items():
+        if fields.get("admin_status", rules["default_value"]) == "down":
+            continue
+        for table, pattern in rules["requiring"].items():
+            before, after = old.get(table, {}), target.get(table, {})
+            if pattern == "@":
+                keys = {port} & (set(before) | set(after))
+            else:
+                prefix = pattern.replace("@", port)[:-1]
+                keys = {key for key in (*before, *after) if key.startswith(prefix)}
+            if any(before.get(key) != after.get(key) for key in keys):
+                taken.append(port)
+                break
+    return taken
+
+
 def apply(config: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     """The config after the patch, as GCU would leave it; GcuRefusal (nothing changed) otherwise."""
     try:
