@@ -89,13 +89,28 @@ def run(args: argparse.Namespace) -> int:
     else:
         for drift in report.switches:
             print(describe(drift))
+        print(summary(report))
     return report.exit_code
+
+
+def first_line(error: str) -> str:
+    """An error's first line: netmiko appends a six-line list of common causes to every connection
+    failure, which repeated per switch buries the answer (`--format json` keeps the whole text)."""
+    return next((line.strip() for line in error.splitlines() if line.strip()), "")
+
+
+def summary(report) -> str:  # type: ignore[no-untyped-def]
+    from collections import Counter
+
+    counts = Counter(drift.status for drift in report.switches)
+    parts = ", ".join(f"{counts[status]} {status}" for status in ("in sync", "drift", "unreadable"))
+    return f"{len(report.switches)} switch(es): {parts}"
 
 
 def describe(drift) -> str:  # type: ignore[no-untyped-def]
     head = f"{drift.switch} ({drift.platform}): {drift.status}"
     if drift.error:
-        return f"{head}: {drift.error}"
+        return f"{head}: {first_line(drift.error)}"
     if drift.remediation is None or drift.remediation.in_sync:
         return head
     r = drift.remediation

@@ -45,6 +45,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(those files are still left alone)",
     )
     render.add_argument("--diff", action="store_true", help="also print a unified diff of every change")
+    render.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print the summary line (and files kept or left alone) instead of a line per file",
+    )
     render.set_defaults(func=run_render)
 
 
@@ -70,16 +75,16 @@ def run_render(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         print(f"{len(outcome.problems)} problem(s) in {args.inventory}; nothing rendered", file=sys.stderr)
         return EXIT_INVALID
-    _print_report(report, check=args.check, with_diff=args.diff)
+    _print_report(report, check=args.check, with_diff=args.diff, quiet=args.quiet)
     if args.check and not report.up_to_date:
         return EXIT_STALE
     return EXIT_OK
 
 
-def _print_report(report: WriteReport, *, check: bool, with_diff: bool) -> None:
+def _print_report(report: WriteReport, *, check: bool, with_diff: bool, quiet: bool = False) -> None:
     verbs = ("missing", "changed", "left over") if check else ("created", "updated", "removed")
     for verb, names in zip(verbs, (report.missing, report.changed, report.extra), strict=True):
-        for name in names:
+        for name in names if not quiet else ():
             print(f"{verb}: {report.out_dir / name}")
             if with_diff:
                 sys.stdout.write(report.diffs[name])

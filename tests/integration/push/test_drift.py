@@ -63,7 +63,7 @@ def test_in_sync_fabric_exits_0(lab, capsys):
 def test_hand_edits_show_as_drift_and_change_nothing(lab, capsys):
     added_by_hand = "set class-of-service schedulers sch-roce priority strict-high"
     removed_by_hand = "   service-profile GPUNET-ROCE"
-    foreign = "set system services netconf ssh"
+    foreign = "set system ntp server 192.0.2.1"  # an operator's line, not in the factory config
     edit(lab, "leaf08", lambda config: [*config, added_by_hand, foreign])
     eos_before = lab["fleet"].call(lambda: list(lab["sims"]["leaf03"].state.config))
     first = eos_before.index(removed_by_hand)
@@ -98,7 +98,29 @@ def test_text_output_names_each_switch_once(lab, capsys):
         ("leaf01", "nxos", "in sync"),
         ("leaf07", "sonic", "in sync"),
     ]
+    assert out.splitlines()[-1] == "2 switch(es): 2 in sync, 0 drift, 0 unreadable"
     assert PASSWORD not in out
+
+
+def test_an_unreachable_switch_is_one_line_of_text(lab, capsys):
+    """netmiko's connection errors carry a list of common causes; the text names each switch once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    host_vars = lab["inventory"] / "host_vars" / "leaf05.yml"
+    text = host_vars.read_text()
+    host_vars.write_text(re.sub(r"(?m)^ansible_port: .*$", f"ansible_port: {closed}", text))
+    try:
+        code = main([
+            "drift", "-i", str(lab["inventory"]), "--intended-dir", str(lab["intended"] / lab["fabric"].name),
+            "--limit", "leaf05", "--timeout", "3",
+        ])  # fmt: skip
+    finally:
+        host_vars.write_text(text)
+    out = capsys.readouterr().out.splitlines()
+    assert code == 3
+    assert len(out) == 2 and out[0].startswith("leaf05 (cumulus): unreadable: ") and f":{closed}" in out[0]
+    assert out[1] == "1 switch(es): 0 in sync, 0 drift, 1 unreadable"
 
 
 def test_unreachable_switch_exits_3(lab, capsys):

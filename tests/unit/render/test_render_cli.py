@@ -54,3 +54,23 @@ def test_an_invalid_inventory_renders_nothing(tmp_path: Path, capsys: pytest.Cap
 
 def test_stale_is_neither_an_internal_error_nor_a_usage_error() -> None:
     assert EXIT_STALE not in (0, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        ([], ["created: {out}/leaf01.cfg", "created: {out}/leaf01.md",
+              "{out}: 2 file(s) written or removed, 0 unchanged"]),
+        (["--quiet"], ["{out}: 2 file(s) written or removed, 0 unchanged"]),
+        # notes about the folder stay: they ask for an action
+        (["--quiet", "--check"],
+         ["note: {out}/.gpunet-render.json is missing or out of date; a render writes it",
+          "{out}: 2 file(s) out of date: run gpunet render"]),
+    ],
+)  # fmt: skip
+def test_quiet_prints_the_summary_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], lines: list[str]
+) -> None:
+    out = tmp_path / "intended"
+    main(["render", "-i", str(INVENTORY), "--out", str(out), *args])
+    assert capsys.readouterr().out.splitlines() == [line.format(out=out) for line in lines]
