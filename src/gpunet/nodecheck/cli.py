@@ -78,7 +78,9 @@ def add_node_check_arguments(check: argparse.ArgumentParser) -> None:
         "--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per command (default: %(default)s)"
     )
     check.add_argument(
-        "--checks", default=",".join(NODE_CHECKS), help="comma-separated checks (default: all host checks)"
+        "--checks",
+        default=",".join(NODE_CHECKS),
+        help=f"comma-separated checks (default, the host checks that drain a node: {', '.join(NODE_CHECKS)})",
     )
     check.add_argument("--format", choices=("line", "prometheus"), default="line", help="stdout format")
     check.add_argument(
