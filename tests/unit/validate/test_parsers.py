@@ -328,6 +328,8 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
     ("traffic-class", "106\n", "traffic_class", 106),
     ("lsmod", "Module                  Size  Used by\nmlx5_ib 479232  0\n", "modules", ["mlx5_ib"]),
     ("roce-gids", "3 0000:0000:0000:0000:0000:ffff:0a00:0001 RoCE_v2 eth0\n", "gids.0.type", "RoCE v2"),
+    # The whole table: tests/unit/validate/test_lldpctl_parser.py.
+    ("lldpctl-json", '{"lldp": {}}', "neighbours", []),
 ]
 
 

@@ -29,6 +29,7 @@ from gpunet.validate.parsers.host_files import (
 from gpunet.validate.parsers.ibstat import parse_ibstat
 from gpunet.validate.parsers.ibv_devinfo import parse_ibv_devinfo
 from gpunet.validate.parsers.iperf3 import parse_iperf3
+from gpunet.validate.parsers.lldpctl import parse_lldpctl_json
 from gpunet.validate.parsers.mlnx_qos import parse_mlnx_qos
 from gpunet.validate.parsers.nccl_tests import parse_nccl_tests
 from gpunet.validate.parsers.nvidia_smi import parse_nvidia_smi_query, parse_nvidia_smi_topo
@@ -77,6 +78,8 @@ PARSERS: dict[str, Parser] = {
     "lsmod": parse_lsmod,
     "nft-ruleset": parse_nft_ruleset,
     "roce-gids": parse_roce_gids,
+    # LLDP neighbours: hosts, SONiC and Cumulus run lldpd (read by `gpunet cabling`).
+    "lldpctl-json": parse_lldpctl_json,
     # Switch show commands, one per OS command.
     "sonic-show-pfc-counters": parse_show_pfc_counters,
     "sonic-show-pfc-priority": parse_show_pfc_priority,
