@@ -12,6 +12,7 @@ from gpunet import __version__
 COMMAND_MODULES = (
     "gpunet.model.cli",
     "gpunet.validate.parse_cli",
+    "gpunet.validate.cabling_cli",
     "gpunet.lab.cli",
     "gpunet.lab.switchsim.cli",
     "gpunet.render.cli",
