@@ -41,6 +41,9 @@ class End:
     port: str  # switch: the port; host: the RDMA NIC name
     kind: str  # "host", "switch" or "unknown" (a neighbour outside the inventory)
     netdev: str = ""
+    # False: an inventory switch, but a locally assigned port id the inventory does not hold (SONiC
+    # advertises its port alias as port id): the end says which device, not which port.
+    named: bool = field(default=True, compare=False)
 
     def __str__(self) -> str:
         if self.kind == "host":
@@ -155,7 +158,9 @@ class _Names:
             for candidate in candidates:
                 if switch.port(candidate) is not None:
                     return End(device, candidate, "switch")
-            return End(device, shown, "switch")
+            # A locally assigned port id outside the inventory is the OS's own label (SONiC's alias):
+            # which device, not which port. An interface name outside it is another port.
+            return End(device, shown, "switch", named=port_id["type"] != "local")
         return End(sysname or neighbour["chassis"]["id"]["value"], shown, "unknown")
 
 
@@ -186,6 +191,9 @@ def judge_cabling(fabric: Fabric, captures: dict[str, dict[str, Any] | None]) ->
             verdict.not_checked.append((link, f"neither {link.a.device} nor {link.b.device} was captured"))
             continue
         states = {_state(at_a, link.b), _state(at_b, link.a)}
+        if "wrong" not in states and "right" not in states and "unnamed" in states:
+            verdict.not_checked.append((link, _one_end_reason(link, at_a, at_b, captures, "not judged")))
+            continue
         if "wrong" not in states and "right" in states:
             verdict.as_planned += 1
             if states != {"right"} or not all(
@@ -194,7 +202,7 @@ def judge_cabling(fabric: Fabric, captures: dict[str, dict[str, Any] | None]) ->
                 verdict.one_end.append((link, _one_end_reason(link, at_a, at_b, captures)))
             for end, at, far in ((link.a, at_a, link.b), (link.b, at_b, link.a)):
                 for other in at or []:
-                    if other != far:
+                    if other != far and (other.named or other.device != far.device):
                         verdict.findings.append(_extra(end, other, beside=far))
             continue
         wrong[link] = (at_a, at_b)
@@ -233,19 +241,31 @@ def _state(at: list[End] | None, far: End) -> str:
         return "not captured"
     if not at:
         return "empty"
-    return "right" if far in at else "wrong"
+    if far in at:
+        return "right"
+    return "unnamed" if all(not o.named and o.device == far.device for o in at) else "wrong"
 
 
 def _one_end_reason(
-    link: Link, at_a: list[End] | None, at_b: list[End] | None, captures: dict[str, dict[str, Any] | None]
+    link: Link,
+    at_a: list[End] | None,
+    at_b: list[End] | None,
+    captures: dict[str, dict[str, Any] | None],
+    judged: str = "judged from one end",
 ) -> str:
     reasons = []
-    for near, at in ((link.a, at_a), (link.b, at_b)):
-        if captures.get(near.device) is None:
+    for near, at, far in ((link.a, at_a, link.b), (link.b, at_b, link.a)):
+        if at and far not in at:
+            reasons.extend(
+                f"{near} sees {o.device} port {o.port!r}, a name the inventory does not hold for {o.device}"
+                for o in at
+                if not o.named
+            )
+        elif captures.get(near.device) is None:
             reasons.append(f"{near.device} was not captured")
         elif not at:
             reasons.append(f"{near} sees no neighbour (is LLDP sent and received at both ends?)")
-    return f"judged from one end: {'; '.join(reasons)}"
+    return f"{judged}: {'; '.join(reasons)}"
 
 
 def _local_key(end: End) -> tuple[str, str]:

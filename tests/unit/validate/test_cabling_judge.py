@@ -67,13 +67,13 @@ def fabric() -> Fabric:
 
 
 def neighbour(
-    interface: str, sysname: str | None, port: str, *, port_by_descr: bool = False
+    interface: str, sysname: str | None, port: str, *, port_by_descr: bool = False, port_type: str = "ifname"
 ) -> dict[str, Any]:
     """One entry as parse_lldpctl_json returns it: host lldpd advertises MAC + ifname description."""
     if port_by_descr:
         port_entry = {"id": {"type": "mac", "value": "b8:ce:f6:00:00:01"}, "descr": port}
     else:
-        port_entry = {"id": {"type": "ifname", "value": port}, "descr": None}
+        port_entry = {"id": {"type": port_type, "value": port}, "descr": None}
     return {
         "interface": interface,
         "via": "LLDP",
@@ -97,9 +97,12 @@ def captures(rows: list[tuple[str, str, str, str]], *, absent: tuple[str, ...] =
     result: dict[str, Any] = {
         device: {"form": "json", "neighbours": []} for device in (*HOSTS, "leaf0", "leaf1", "spine01")
     }
-    for device, local, far, far_port in rows:
+    for device, local, far, far_port, *port_type in rows:
         by_descr = far in HOSTS
-        result[device]["neighbours"].append(neighbour(local, far, far_port, port_by_descr=by_descr))
+        entry = neighbour(
+            local, far, far_port, port_by_descr=by_descr, port_type=(port_type or ["ifname"])[0]
+        )
+        result[device]["neighbours"].append(entry)
     for device in absent:
         result[device] = None
     return result
@@ -110,7 +113,7 @@ def without(rows, *drop):
 
 
 def replaced(rows, changes: dict[tuple[str, str], tuple[str, str]]):
-    return [(d, local, *changes.get((d, local), (far, port))) for d, local, far, port in rows]
+    return [(d, local, *changes.get((d, local), rest)) for d, local, *rest in rows]
 
 
 # gpu01's and gpu02's rail-0 cables swapped at leaf0 (each lands in the other's port).
@@ -255,3 +258,27 @@ def test_links_with_neither_end_captured_are_not_checked() -> None:
 def test_sysnames_resolve_case_insensitively_and_by_first_label() -> None:
     rows = replaced(PLAN, {("gpu01", "ens0np0"): ("LEAF0.dc1.example", "Ethernet0")})
     assert finding_classes(rows) == []
+
+
+def test_a_port_name_the_inventory_does_not_hold_is_judged_from_the_other_end() -> None:
+    # SONiC's lldpmgrd advertises the port alias as a locally assigned port id: the host sees
+    # leaf0 'etp1', and the leaf's own capture (its kernel port name) carries the judgement.
+    aliased = [*without(PLAN, ("gpu01", "ens0np0")), ("gpu01", "ens0np0", "leaf0", "etp1", "local")]
+    verdict = judge_cabling(fabric(), captures(aliased))
+    assert verdict.findings == [] and verdict.as_planned == 6
+    ((link, reason),) = verdict.one_end
+    assert str(link) == "gpu01 mlx5_0 (ens0np0) <-> leaf0 Ethernet0"
+    assert reason == (
+        "judged from one end: gpu01 mlx5_0 (ens0np0) sees leaf0 port 'etp1', a name the inventory does not "
+        "hold for leaf0"
+    )
+    # With the leaf not captured there is nothing to judge the port by.
+    alone = judge_cabling(fabric(), captures(aliased, absent=("leaf0",)))
+    assert [str(link) for link, _ in alone.not_checked] == ["gpu01 mlx5_0 (ens0np0) <-> leaf0 Ethernet0"]
+    assert alone.not_checked[0][1].startswith("not judged: gpu01 mlx5_0 (ens0np0) sees leaf0 port 'etp1'")
+    # An interface name outside the inventory is another port: a wrong neighbour.
+    other_port = replaced(PLAN, {("gpu01", "ens0np0"): ("leaf0", "Ethernet96")})
+    assert [f.kind for f in judge_cabling(fabric(), captures(other_port)).findings] == ["wrong_neighbour"]
+    # The leaf seeing another host there is still a wrong neighbour.
+    crossed = replaced(aliased, {("leaf0", "Ethernet0"): ("gpu02", "ens1np0")})
+    assert [f.kind for f in judge_cabling(fabric(), captures(crossed)).findings] == ["wrong_neighbour"]
