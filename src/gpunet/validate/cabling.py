@@ -158,8 +158,11 @@ class _Names:
             for candidate in candidates:
                 if switch.port(candidate) is not None:
                     return End(device, candidate, "switch")
-            # A locally assigned port id outside the inventory is the OS's own label (SONiC's alias):
-            # which device, not which port. An interface name outside it is another port.
+            # A locally assigned port id outside the inventory is the OS's own label: SONiC's lldpmgrd
+            # runs `lldpcli configure ports <port> lldp portidsubtype local <alias>` (sonic-net/
+            # sonic-buildimage dockers/docker-lldp/lldpmgrd at 676ac5e,
+            # generate_pending_lldp_config_cmd_for_port): which device, not which port. An
+            # interface name outside the inventory is another port.
             return End(device, shown, "switch", named=port_id["type"] != "local")
         return End(sysname or neighbour["chassis"]["id"]["value"], shown, "unknown")
 
