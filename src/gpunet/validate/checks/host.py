@@ -205,9 +205,9 @@ def _ets_text(tcs: dict[int, tuple[str, int]], classes: list[int]) -> str:
     return ", ".join(one(tc) for tc in classes)
 
 
-class NicPrioTc(Check):
-    name = "nic_prio_tc"
-    description = "NIC priority -> traffic class map as roce_host sets it (roce_host_prio_tc)"
+class _RoceHostNicCheck(Check):
+    """A setting roce_host makes on each NIC, judged from that NIC's mlnx_qos capture."""
+
     categories = ("qos",)
     judged_per = HOSTS
     commands = ("mlnx_qos",)
@@ -218,6 +218,14 @@ class NicPrioTc(Check):
         for host in self.manifest.hosts.values():
             for nic in host.nics:
                 yield self._judge(host, nic)
+
+    def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
+        raise NotImplementedError
+
+
+class NicPrioTc(_RoceHostNicCheck):
+    name = "nic_prio_tc"
+    description = "NIC priority -> traffic class map as roce_host sets it (roce_host_prio_tc)"
 
     def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
         target = f"{host.name}:{nic.name}"
@@ -249,19 +257,9 @@ class NicPrioTc(Check):
         return self.result(target, False, expected, actual, message)
 
 
-class NicEts(Check):
+class NicEts(_RoceHostNicCheck):
     name = "nic_ets"
     description = "NIC ETS (TSA and bandwidth share) per traffic class as roce_host sets it"
-    categories = ("qos",)
-    judged_per = HOSTS
-    commands = ("mlnx_qos",)
-    weight = 2
-    needs = RDMA_NICS
-
-    def run(self) -> Iterator[Result]:
-        for host in self.manifest.hosts.values():
-            for nic in host.nics:
-                yield self._judge(host, nic)
 
     def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
         target = f"{host.name}:{nic.name}"
@@ -304,19 +302,9 @@ class NicEts(Check):
         return self.result(target, False, expected, actual, message)
 
 
-class NicCableLength(Check):
+class NicCableLength(_RoceHostNicCheck):
     name = "nic_cable_length"
     description = "NIC cable length (the PFC headroom's) is its leaf cable's, as roce_host sets it"
-    categories = ("qos",)
-    judged_per = HOSTS
-    commands = ("mlnx_qos",)
-    weight = 2
-    needs = RDMA_NICS
-
-    def run(self) -> Iterator[Result]:
-        for host in self.manifest.hosts.values():
-            for nic in host.nics:
-                yield self._judge(host, nic)
 
     def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
         target = f"{host.name}:{nic.name}"
