@@ -3,6 +3,7 @@ in sync, drifted by hand (a line added, a line removed), and an unreachable swit
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import re
@@ -102,21 +103,28 @@ def test_text_output_names_each_switch_once(lab, capsys):
     assert PASSWORD not in out
 
 
-def test_an_unreachable_switch_is_one_line_of_text(lab, capsys):
-    """netmiko's connection errors carry a list of common causes; the text names each switch once."""
+@contextlib.contextmanager
+def unreachable(lab, name: str):
+    """`name`'s inventory points at a port on 127.0.0.1 nobody listens on, until the block ends."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed = probe.getsockname()[1]
-    host_vars = lab["inventory"] / "host_vars" / "leaf05.yml"
+    host_vars = lab["inventory"] / "host_vars" / f"{name}.yml"
     text = host_vars.read_text()
     host_vars.write_text(re.sub(r"(?m)^ansible_port: .*$", f"ansible_port: {closed}", text))
     try:
+        yield closed
+    finally:
+        host_vars.write_text(text)
+
+
+def test_an_unreachable_switch_is_one_line_of_text(lab, capsys):
+    """netmiko's connection errors carry a list of common causes; the text names each switch once."""
+    with unreachable(lab, "leaf05") as closed:
         code = main([
             "drift", "-i", str(lab["inventory"]), "--intended-dir", str(lab["intended"] / lab["fabric"].name),
             "--limit", "leaf05", "--timeout", "3",
         ])  # fmt: skip
-    finally:
-        host_vars.write_text(text)
     out = capsys.readouterr().out.splitlines()
     assert code == 3
     assert len(out) == 2 and out[0].startswith("leaf05 (cumulus): unreadable: ") and f":{closed}" in out[0]
@@ -124,16 +132,8 @@ def test_an_unreachable_switch_is_one_line_of_text(lab, capsys):
 
 
 def test_unreachable_switch_exits_3(lab, capsys):
-    with socket.socket() as probe:  # a port on 127.0.0.1 nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        closed = probe.getsockname()[1]
-    host_vars = lab["inventory"] / "host_vars" / "leaf05.yml"
-    text = host_vars.read_text()
-    host_vars.write_text(re.sub(r"(?m)^ansible_port: .*$", f"ansible_port: {closed}", text))
-    try:
+    with unreachable(lab, "leaf05") as closed:
         code, report = drift(lab, capsys, "leaf05", "leaf01")
-    finally:
-        host_vars.write_text(text)
     assert code == 3
     assert report["switches"]["leaf05"]["status"] == "unreadable"
     assert f"127.0.0.1:{closed}" in report["switches"]["leaf05"]["error"]
