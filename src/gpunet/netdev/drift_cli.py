@@ -10,6 +10,7 @@ import argparse
 import fnmatch
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -100,10 +101,10 @@ def first_line(error: str) -> str:
 
 
 def summary(report) -> str:  # type: ignore[no-untyped-def]
-    from collections import Counter
+    from gpunet.netdev.drift import DRIFT, IN_SYNC, UNREADABLE
 
     counts = Counter(drift.status for drift in report.switches)
-    parts = ", ".join(f"{counts[status]} {status}" for status in ("in sync", "drift", "unreadable"))
+    parts = ", ".join(f"{counts[status]} {status}" for status in (IN_SYNC, DRIFT, UNREADABLE))
     return f"{len(report.switches)} switch(es): {parts}"
 
 
