@@ -129,9 +129,7 @@ class CommitStrategy(ABC):
         segments = prompt.split(buffer)[: len(lines)]  # each line's echo and output end at its prompt
         for line, segment in zip(lines, segments, strict=False):
             if self.error_pattern.search(segment):
-                reason = next(
-                    (text.strip() for text in segment.splitlines() if self.error_pattern.search(text)), ""
-                )
+                reason = self.reason(segment)
                 raise DeviceRejectedError(self.switch, f"the switch rejected {line!r}: {reason}")
 
     def type_and_wait(self, text: str, prompts: int = 1) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -63,7 +64,7 @@ def cli_factory_data() -> dict[str, Any]:
     return yaml.safe_load(resources.files(__package__).joinpath("cli.yml").read_text())
 
 
-def cli_factory(platform: str, hostname: str, ports: list[str]) -> list[str]:
+def cli_factory(platform: str, hostname: str, ports: Sequence[str]) -> list[str]:
     """The running config a CLI-OS switch boots with: global lines, a block per port, trailer."""
     data = cli_factory_data()[platform]
     lines = [line.format(hostname=hostname) for line in data["lines"]]
@@ -72,9 +73,9 @@ def cli_factory(platform: str, hostname: str, ports: list[str]) -> list[str]:
     return lines + list(data["trailer"])
 
 
-def factory_config(platform: str, hostname: str, model: str | None = None, ports: list[str] = ()) -> Any:
+def factory_config(platform: str, hostname: str, model: str | None = None, ports: Sequence[str] = ()) -> Any:
     """The configuration a switch boots with: the config_db of its SKU on SONiC, the factory
     running config of cli.yml on the CLI OSes (their default QoS lives in the OS, not in it)."""
     if platform == "sonic":
         return sonic_factory(model, hostname)
-    return cli_factory(platform, hostname, list(ports))
+    return cli_factory(platform, hostname, ports)
