@@ -4,6 +4,7 @@ print recorded output (or fail, hang, or are missing), and Slurm's scontrol by a
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,28 @@ def test_an_unknown_host_names_the_known_ones(capsys) -> None:
     with pytest.raises(ValueError, match="gpu01, gpu02, gpu03, gpu04"):
         node_expectations(fabric, "gpu09")
     assert main(["node-expectations", "-i", str(REPO_ROOT / "inventories" / "lab"), "--host", "gpu09"]) == 2
+
+
+# mlnx_qos as recorded on gpu01, with one setting roce_host makes changed on one NIC: the node check's
+# default set judges it, so the drift drains the node.
+NIC_SETTING_DRIFT = [
+    # (sed expression on enp24s0np0's capture, the check the line names)
+    ("s/Cable len: 3/Cable len: 7/", "nic_cable_length"),
+    ("s/tsa: ets, bw: 60%/tsa: ets, bw: 50%/; s/tsa: ets, bw: 40%/tsa: ets, bw: 50%/", "nic_ets"),
+    ("/priority:  4$/d; s/^\\( *priority:  3\\)$/\\1\\n         priority:  4/", "nic_prio_tc"),
+]
+
+
+@pytest.mark.parametrize(("edit", "check"), NIC_SETTING_DRIFT)
+def test_the_default_checks_catch_nic_settings_that_drifted(
+    node: Path, edit: str, check: str, capsys
+) -> None:
+    fake_tool(
+        node / "bin",
+        "mlnx_qos",
+        f'if [ "$2" = enp24s0np0 ]; then sed -e {shlex.quote(edit)} {RECORDED}/mlnx_qos.$2.txt;'
+        f" else cat {RECORDED}/mlnx_qos.$2.txt; fi",
+    )
+    assert main(["node-check", "--expectations", str(node / "expect.json"), "--timeout", "2"]) == 4
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith(f"gpunet: {check} gpu01:"), out
