@@ -72,6 +72,13 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
                 write(line + "\r\n")  # the echo netmiko waits for
                 if switch.options.latency_ms:
                     await asyncio.sleep(switch.options.latency_ms / 1000)
+                if delay := switch.slow_delay(line):
+                    # carried out even if the client hangs up meanwhile, as a switch finishes a commit
+                    switch.in_flight.append(line.strip())
+                    try:
+                        await asyncio.sleep(delay)
+                    finally:
+                        switch.in_flight.remove(line.strip())
                 switch.refresh_counters()
                 output = switch.refusal(line)
                 if output is None:

@@ -33,6 +33,10 @@ class SimOptions:
     page_lines: int = 24  # output is cut here unless the client turned paging off
     authorized_keys: str | None = None  # OpenSSH authorized_keys text: these keys may log in too
     refuse: str | None = None  # any typed command matching this (a confirm, a save) gets REFUSALS' text
+    # hold the first command matching this for `slow_s` before carrying it out (once): a client that
+    # gives up waiting and moves on races a command the switch still carries out
+    slow_at: str | None = None
+    slow_s: float = 0.0
 
 
 # How each OS answers a command it cannot carry out right now (fault injection for `refuse`): the
@@ -60,6 +64,8 @@ class SimulatedSwitch:
         self.refuse = re.compile(options.refuse) if options.refuse else None
         self.drop_armed = options.drop_after is not None
         self.drop_at = re.compile(options.drop_at) if options.drop_at else None
+        self.slow_at = re.compile(options.slow_at) if options.slow_at else None
+        self.in_flight: list[str] = []  # commands being carried out now (what `pgrep -f` sees)
         self.changed_once = False  # arms `no_reconnect`
         self.port = 0
         self._timer: asyncio.TimerHandle | None = None
@@ -142,6 +148,14 @@ class SimulatedSwitch:
             self.state.record("session-dropped", after_lines=lines_in_session)
             self.persist()
             raise DropSession
+
+    def slow_delay(self, line: str) -> float:
+        """Fault injection: how long to hold this command before carrying it out (`slow_at`, once)."""
+        if self.slow_at is None or not self.slow_at.search(line.strip()):
+            return 0.0
+        self.slow_at = None
+        self.state.record("slow", command=line.strip(), seconds=self.options.slow_s)
+        return self.options.slow_s
 
     def drop_after_command(self, line: str) -> None:
         """Fault injection: cut the session once a command matching `drop_at` has been carried out."""

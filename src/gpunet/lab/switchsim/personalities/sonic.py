@@ -97,6 +97,9 @@ class SonicPersonality(Personality):
         if match := HEREDOC.fullmatch(command):
             self.heredoc = (match[1], match[2], [])
             return ""
+        if match := re.fullmatch(r"pgrep -f '([^']+)'", command):  # procps: one PID a line, none: nothing
+            found = [n for n, running in enumerate(self.switch.in_flight) if re.search(match[1], running)]
+            return "\n".join(str(4000 + n) for n in found)
         if match := re.fullmatch(r"rm -f (\S+)", command):
             self.files.pop(match[1], None)
             return ""
