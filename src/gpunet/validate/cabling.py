@@ -1,9 +1,12 @@
 """Cabling against the plan: the inventory's intended links judged from LLDP neighbour captures.
 
-Pure: a Fabric and parsed `lldpctl-json` captures in, findings out (`gpunet cabling` reads the
-files). The plan is the model's: each GPU NIC's leaf and port (`Nic.switch`, `Nic.switch_port`,
-its netdev the interface lldpd names on the host) and each switch port's `peer` (switch-to-switch
-links; the inventory check has already proven both ends of every cable agree).
+Pure: a plan and parsed neighbour captures in, findings out (`gpunet cabling` and the `cabling`
+check of gpunet-validate read the files). The plan is the model's Fabric, or the artifacts
+manifest written from it (the same names: each GPU NIC's leaf and port, `switch` and
+`switch_port`, its netdev the interface lldpd names on the host; each switch port's `peer` for the
+switch-to-switch links; the inventory check has already proven both ends of every cable agree).
+A manifest limited to some hosts (--limit) plans only their links: a leaf port cabled to a host
+outside it is not judged.
 
 Each intended link is judged from both ends: what the host sees on the NIC's netdev, what each
 switch sees on its port. A device with no capture is not an end that can be judged: its links are
@@ -28,6 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpunet.model.fabric import Fabric
+from gpunet.validate.manifest import Manifest
+
+# The plan: the inventory's Fabric, or the manifest of an artifacts folder (the same attribute names).
+Plan = Fabric | Manifest
 
 # lldpd port id subtypes (lldpctl `port.id.type`) that carry an interface name.
 _NAMING_PORT_IDS = ("ifname", "local", "ifalias")
@@ -104,7 +111,7 @@ class Verdict:
         }
 
 
-def intended_links(fabric: Fabric) -> list[Link]:
+def intended_links(fabric: Plan) -> list[Link]:
     """Every cable of the plan once: each NIC to its leaf port, each switch-to-switch port pair."""
     links = []
     for host in fabric.hosts.values():
@@ -124,7 +131,7 @@ def intended_links(fabric: Fabric) -> list[Link]:
 class _Names:
     """Resolves what lldpd printed to the inventory's ends."""
 
-    def __init__(self, fabric: Fabric) -> None:
+    def __init__(self, fabric: Plan) -> None:
         self.fabric = fabric
         self.devices = {name.lower(): name for name in (*fabric.hosts, *fabric.switches)}
         self.nic_by_netdev = {
@@ -167,7 +174,7 @@ class _Names:
         return End(sysname or neighbour["chassis"]["id"]["value"], shown, "unknown")
 
 
-def judge_cabling(fabric: Fabric, captures: dict[str, dict[str, Any] | None]) -> Verdict:
+def judge_cabling(fabric: Plan, captures: dict[str, dict[str, Any] | None]) -> Verdict:
     """Judge every intended link. `captures`: device name -> its parsed `lldpctl-json` capture,
     or None where the device's capture is missing or unreadable. An end without a capture is
     judged by what the captured ends see of it (a switch port that sees the NIC), or not at all."""
@@ -229,8 +236,11 @@ def judge_cabling(fabric: Fabric, captures: dict[str, dict[str, Any] | None]) ->
             if (other, end) in explained:
                 continue  # a miswire already named with its planned link
             switch = fabric.switches.get(device)
-            listed = switch is not None and switch.port(local) is not None
-            if listed or other.kind != "unknown":
+            port = switch.port(local) if switch is not None else None
+            peer = port.peer if port is not None else None
+            if peer is not None and peer.kind == "host" and peer.device not in fabric.hosts:
+                continue  # a host outside a limited manifest: its link is not planned here
+            if port is not None or other.kind != "unknown":
                 verdict.findings.append(_extra(end, other))
     return verdict
 
@@ -275,7 +285,7 @@ def _local_key(end: End) -> tuple[str, str]:
     return (end.device, end.netdev if end.kind == "host" else end.port)
 
 
-def _end_of(fabric: Fabric, device: str, local: str) -> End:
+def _end_of(fabric: Plan, device: str, local: str) -> End:
     host = fabric.hosts.get(device)
     if host is not None:
         nic = next((n for n in host.nics if n.netdev == local), None)
@@ -284,7 +294,7 @@ def _end_of(fabric: Fabric, device: str, local: str) -> End:
 
 
 def _observations(
-    fabric: Fabric, names: _Names, captures: dict[str, dict[str, Any] | None]
+    fabric: Plan, names: _Names, captures: dict[str, dict[str, Any] | None]
 ) -> dict[tuple[str, str], list[End]]:
     """(device, local interface) -> the far ends its neighbours name. A host's interfaces that are
     no fabric NIC (management, loopback) are left out."""
@@ -365,7 +375,7 @@ def _seen_from(links: list[Link], captures: dict[str, dict[str, Any] | None]) ->
 
 
 def _wrong_link(
-    fabric: Fabric,
+    fabric: Plan,
     link: Link,
     at_a: list[End] | None,
     at_b: list[End] | None,
@@ -414,7 +424,7 @@ def _wrong_link(
     )
 
 
-def _wrong_leaf(fabric: Fabric, nic_end: End, seen: End) -> tuple[str, str]:
+def _wrong_leaf(fabric: Plan, nic_end: End, seen: End) -> tuple[str, str]:
     host = fabric.hosts[nic_end.device]
     rail = next(n.rail for n in host.nics if n.name == nic_end.port)
     rails = sorted({n.rail for h in fabric.hosts.values() for n in h.nics if n.switch == seen.device})

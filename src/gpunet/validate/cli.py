@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gpunet.gcpause import paused_gc
 from gpunet.validate.batches import PARALLEL_FROM_HOSTS, JudgingProcessLost
-from gpunet.validate.checks import Catalog, CatalogError, load_catalog
+from gpunet.validate.checks import Catalog, CatalogError, load_catalog, load_selection
 from gpunet.validate.judge import judge
 from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
 from gpunet.validate.pairs import MODES, RING
@@ -38,7 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", help="only these GPU hosts (comma-separated names); with --from-artifacts too"
     )
     parser.add_argument(
-        "--checks", metavar="FILE", help="checks catalog YAML (default: the built-in catalog)"
+        "--checks",
+        metavar="FILE|NAMES",
+        help="checks catalog YAML (default: the built-in catalog), or check names, comma-separated "
+        "(e.g. cabling), run with the built-in catalog's thresholds",
     )
     parser.add_argument(
         "--artifacts", metavar="DIR", help="where to collect (default: artifacts/<fabric>-<time>)"
@@ -84,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.output and (problem := _output_problem(Path(args.output))):
         return _usage_error(f"--output {args.output}: {problem}")  # before collecting for minutes
     try:
-        catalog = load_catalog(Path(args.checks) if args.checks else None)
+        catalog = load_selection(args.checks) if args.checks else load_catalog()
     except CatalogError as error:
         return _usage_error(str(error))
     if not catalog.checks:

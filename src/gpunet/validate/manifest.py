@@ -10,11 +10,12 @@ import json
 import os
 import re
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from gpunet.hosts.settings import cable_lengths, ets_from_queues
-from gpunet.model.fabric import Fabric, GpuHost
+from gpunet.model.fabric import Fabric, GpuHost, Peer, Switch
 from gpunet.validate.capture_file import read_bytes
 from gpunet.validate.pairs import RING, ring_rounds, schedule
 from gpunet.validate.thresholds import Thresholds, gpu_link_gbps, nccl_busbw_bound_gbytes
@@ -67,10 +68,29 @@ class NcclRun:
 
 
 @dataclass(frozen=True)
+class PortExpectation:
+    """A switch port of the plan and the far end of its cable (the cabling check reads them)."""
+
+    name: str
+    speed_gbps: int
+    peer: Peer | None = None
+
+
+@dataclass(frozen=True)
 class SwitchExpectation:
     name: str
     platform: str
     lossless_ports: list[str]
+    # Every port of the inventory with its planned peer; None: a manifest written before they were
+    # recorded (the cabling check then says so instead of judging).
+    ports: list[PortExpectation] | None = None
+
+    def port(self, name: str) -> PortExpectation | None:
+        return self._ports_by_name.get(name)
+
+    @cached_property
+    def _ports_by_name(self) -> dict[str, PortExpectation]:
+        return {port.name: port for port in self.ports or ()}
 
 
 @dataclass(frozen=True)
@@ -146,16 +166,22 @@ def build_manifest(
         roce_port=4791,
         nccl_port_range=fabric.firewall.nccl_port_range,
         hosts={name: _host_expectation(host, fabric) for name, host in hosts.items()},
-        switches={
-            name: SwitchExpectation(name, switch.platform, [p.name for p in switch.ports if p.lossless])
-            for name, switch in sorted(fabric.switches.items())
-        },
+        switches={name: _switch_expectation(switch) for name, switch in sorted(fabric.switches.items())},
         pair_mode=pair_mode,
         pair_rounds=rounds,
         nccl_runs=_nccl_runs(list(hosts.values()), thresholds),
         # The host network has no rails: one ring over all hosts.
         iperf3_pairs=[pair for round_ in ring_rounds(list(hosts)) for pair in round_],
         thresholds=thresholds,
+    )
+
+
+def _switch_expectation(switch: Switch) -> SwitchExpectation:
+    return SwitchExpectation(
+        switch.name,
+        switch.platform,
+        [p.name for p in switch.ports if p.lossless],
+        [PortExpectation(p.name, p.speed_gbps, p.peer) for p in switch.ports],
     )
 
 
@@ -339,6 +365,21 @@ def _unsafe_name(manifest: Manifest) -> str | None:
     return None
 
 
+def _switch_from_dict(switch: dict[str, Any]) -> SwitchExpectation:
+    ports = switch.get("ports")
+    if ports is None:
+        return SwitchExpectation(**switch)
+    return SwitchExpectation(
+        **{
+            **switch,
+            "ports": [
+                PortExpectation(**{**port, "peer": Peer(**port["peer"]) if port.get("peer") else None})
+                for port in ports
+            ],
+        }
+    )
+
+
 def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
     if document.get("version") != MANIFEST_VERSION:
         raise ValueError(f"version {document.get('version')!r}, expected {MANIFEST_VERSION}")
@@ -366,7 +407,7 @@ def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
         roce_port=document["roce_port"],
         nccl_port_range=tuple(document["nccl_port_range"]),
         hosts=hosts,
-        switches={name: SwitchExpectation(**s) for name, s in document["switches"].items()},
+        switches={name: _switch_from_dict(s) for name, s in document["switches"].items()},
         pair_mode=document["pair_mode"],
         pair_rounds=document["pair_rounds"],
         nccl_runs={name: NcclRun(**run) for name, run in document["nccl_runs"].items()},

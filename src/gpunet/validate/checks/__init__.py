@@ -10,6 +10,7 @@ import yaml
 
 from gpunet.model.yaml_bounds import YamlRefused, safe_load
 from gpunet.validate.checks.base import Check
+from gpunet.validate.checks.cabling import Cabling
 from gpunet.validate.checks.host import (
     AcsDisabled,
     FirewallRules,
@@ -61,6 +62,7 @@ CHECKS: dict[str, type[Check]] = {
         SwitchPfc,
         SwitchEcn,
         LosslessQueueDrops,
+        Cabling,
     )
 }
 # Package data; an installed (unzipped) package is a real folder, so a Path is fine.
@@ -88,6 +90,23 @@ class Catalog:
 
 def _as_dict(thresholds: Thresholds) -> dict[str, Any]:
     return {name: getattr(thresholds, name) for name in Thresholds.__dataclass_fields__}
+
+
+def load_selection(text: str) -> Catalog:
+    """`--checks`: a catalog file, or check names (comma-separated, e.g. `cabling`) run with the
+    default catalog's thresholds. A name is taken as such only when no such file exists."""
+    names = [name.strip() for name in text.split(",")]
+    path = Path(text)
+    if path.exists() or not all(name in CHECKS for name in names):
+        if not path.exists() and "/" not in text and not text.endswith((".yml", ".yaml")):
+            unknown = [name for name in names if name not in CHECKS]
+            raise CatalogError(
+                f"--checks {text}: no such catalog file, and {unknown} names no check "
+                f"(known: {', '.join(CHECKS)})"
+            )
+        return load_catalog(path)
+    default = load_catalog()
+    return Catalog(list(dict.fromkeys(names)), default.threshold_overrides, default.source)
 
 
 def load_catalog(path: Path | None = None) -> Catalog:

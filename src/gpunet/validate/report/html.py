@@ -4,7 +4,8 @@ Top to bottom: the summary; every problem with where to look (host, NIC, switch,
 counted per check; a pair view of one cell per NIC (hosts x rails, the worst pair bandwidth as a
 share of line rate, coloured against the pass threshold; failing cells link to their problem row);
 a fabric view of the leaves and the other switches with the ones whose ports or checks failed
-marked. Every result as a row made 13 MB at 512 hosts; the page now grows with the problems, and
+marked; with the cabling check, its links per rail and each problem under its switch port. Every
+result as a row made 13 MB at 512 hosts; the page now grows with the problems, and
 the pair view by one small cell per NIC, and it fits 1,400 px without horizontal scrolling.
 """
 
@@ -16,6 +17,7 @@ from html import escape as html_escape
 from gpunet.validate.checks.traffic import PairMeasurement
 from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest
+from gpunet.validate.report.cabling_view import cabling_section
 from gpunet.validate.report.grouping import by_group, counts_per_check, summary_line
 from gpunet.validate.report.safe_text import visible
 from gpunet.validate.results import Result, Status, exit_code
@@ -73,6 +75,7 @@ def render_html(verdict: Verdict) -> str:
         pair_view_svg(verdict.pairs, verdict.manifest, threshold),
         "<h2>Fabric</h2>",
         _fabric_view(problems, verdict.manifest),
+        cabling_section(results, verdict.manifest, escape),
     ]
     if rest:
         parts += [

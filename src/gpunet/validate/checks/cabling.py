@@ -1,0 +1,145 @@
+"""The `cabling` check: every planned link against the LLDP neighbours both ends saw.
+
+The judging is validate.cabling's (the same as `gpunet cabling`); this module reads the captures
+from the artifacts folder and turns its verdict into results, so every report format shows the
+findings. One result per planned link judged as planned (pass), per finding (fail: the class,
+every end named as host:nic or switch:port in the target, the fix in the message), per device
+whose capture is missing or unreadable (error), and per link that could not be judged (error
+where both ends were read but neither names the other, `not checked` where no end was captured:
+those devices' errors already say why).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from gpunet.validate.artifacts import InputError
+from gpunet.validate.cabling import End, Finding, Link, Verdict, judge_cabling
+from gpunet.validate.checks.base import Check
+from gpunet.validate.results import Result, Status
+
+CHECK = "cabling"
+HOST_TOOL = "lldpctl-json"
+PHASE = "before"  # the switches' captures before the traffic tests (links do not move meanwhile)
+# The LLDP capture each switch OS is read from, first found first: the OS's own command where its
+# layout is known (parsers/lldp_switch.py), lldpd's JSON where the OS runs lldpd (SONiC, Cumulus).
+LLDP_TOOLS: dict[str, tuple[str, ...]] = {
+    "sonic": ("lldpctl-json",),
+    "cumulus": ("lldpctl-json",),
+    "eos": ("lldpctl-json",),
+    "nxos": ("lldpctl-json",),
+    "junos": ("lldpctl-json",),
+}
+ALL_TOOLS = tuple(dict.fromkeys((HOST_TOOL, *(tool for tools in LLDP_TOOLS.values() for tool in tools))))
+
+
+def switch_tools(platform: str) -> tuple[str, ...]:
+    return LLDP_TOOLS.get(platform, (HOST_TOOL,))
+
+
+def end_target(end: End) -> str:
+    return f"{end.device}:{end.port}"
+
+
+def link_target(link: Link) -> str:
+    return f"{end_target(link.a)}<->{end_target(link.b)}"
+
+
+class Cabling(Check):
+    name = CHECK
+    description = "every planned link seen by LLDP from both ends with the names the plan gives"
+    categories = ("cabling",)
+    commands = ALL_TOOLS
+    weight = 2
+
+    def run(self) -> Iterator[Result]:
+        captures: dict[str, dict[str, Any] | None] = {}
+        errors: list[Result] = []
+        for host in self.manifest.hosts:
+            captures[host] = self._read(errors, host, lambda h=host: self.artifacts.host(h, HOST_TOOL))
+        old_manifest = []
+        for switch in self.manifest.switches.values():
+            if switch.ports is None:
+                old_manifest.append(switch.name)
+            tool = self._switch_tool(switch.name, switch.platform)
+            captures[switch.name] = self._read(
+                errors, switch.name, lambda s=switch.name, t=tool: self.artifacts.switch(s, PHASE, t)
+            )
+        if old_manifest:
+            yield Result(
+                self.name,
+                self.manifest.fabric,
+                Status.ERROR,
+                "the switch ports of the plan",
+                "no input",
+                "manifest.json was written before switch ports were recorded "
+                f"({', '.join(old_manifest[:3])}{', ...' if len(old_manifest) > 3 else ''}): collect again",
+                self.categories[0],
+            )
+            return
+        yield from errors
+        yield from self.results(judge_cabling(self.manifest, captures), captures)
+
+    def _switch_tool(self, switch: str, platform: str) -> str:
+        tools = switch_tools(platform)
+        for tool in tools:
+            if os.path.lexists(os.path.join(self.artifacts.root, "switches", switch, PHASE, f"{tool}.txt")):
+                return tool
+        return tools[0]
+
+    def _read(self, errors: list[Result], device: str, read: Any) -> dict[str, Any] | None:
+        try:
+            return read()
+        except InputError as error:
+            errors.append(
+                Result(
+                    self.name,
+                    device,
+                    Status.ERROR,
+                    "an LLDP neighbour capture",
+                    "no input",
+                    f"{error}; its links are judged from the other end",
+                    self.categories[0],
+                )
+            )
+            return None
+
+    def results(self, verdict: Verdict, captures: dict[str, dict[str, Any] | None]) -> Iterator[Result]:
+        one_end = {link: reason for link, reason in verdict.one_end}
+        for finding in verdict.findings:
+            yield self._finding(finding)
+        wrong = {(f.ends[0], f.ends[1]) for f in verdict.findings if f.kind != "extra_neighbour"}
+        wrong |= {(f.ends[2], f.ends[3]) for f in verdict.findings if f.kind == "swapped"}
+        unjudged = {link for link, _ in verdict.not_checked}
+        for link in verdict.links:
+            if (link.a, link.b) in wrong or link in unjudged:
+                continue
+            note = one_end.get(link, "")
+            yield self.result(link_target(link), True, f"cabled to {link.b}", "as planned", note)
+        for link, reason in verdict.not_checked:
+            both_read = all(captures.get(end.device) is not None for end in (link.a, link.b))
+            status = Status.ERROR if both_read else Status.NOT_CHECKED
+            yield Result(
+                self.name, link_target(link), status, f"cabled to {link.b}", "not judged", reason, "cabling"
+            )
+
+    def _finding(self, finding: Finding) -> Result:
+        ends = finding.ends
+        if finding.kind == "swapped":
+            expected = f"{ends[0]} <-> {ends[1]} and {ends[2]} <-> {ends[3]}"
+        elif finding.kind == "extra_neighbour":
+            expected = f"no neighbour on {ends[0]} but the plan's"
+        else:
+            expected = f"{ends[0]} <-> {ends[1]}"
+        seen = "" if finding.seen_from == "both ends" else f"; seen from {finding.seen_from}"
+        return Result(
+            self.name,
+            "<->".join(end_target(end) for end in ends),
+            Status.FAIL,
+            expected,
+            f"{finding.kind}: {finding.message}",
+            f"fix: {finding.fix}{seen}",
+            self.categories[0],
+        )

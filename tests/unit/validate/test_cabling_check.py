@@ -1,0 +1,199 @@
+"""`gpunet-validate --checks cabling` on artifacts folders written here (the manifest built from
+the sonic_custom_dscp_lossy_port inventory, LLDP captures in lldpd's layout): the check's results
+and each report format showing a finding with both ends and its fix."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from gpunet.model.check import load_fabric
+from gpunet.validate.checks import CatalogError, load_selection
+from gpunet.validate.cli import main
+from gpunet.validate.judge import judge
+from gpunet.validate.manifest import MANIFEST, build_manifest
+from gpunet.validate.results import Status
+from tests.unit.validate.test_cabling_cli import (
+    INVENTORY,
+    PLANNED_HOST,
+    PLANNED_LEAF,
+    SWAPPED_HOST,
+    SWAPPED_LEAF,
+    lldpctl,
+    write,
+)
+
+RAIL0 = "gpu01:mlx5_0<->leaf01:Ethernet0"
+RAIL1 = "gpu01:mlx5_1<->leaf01:Ethernet8"
+
+
+def folder_with(tmp_path: Path, host: str | None, leaf: str | None) -> Path:
+    folder = write(tmp_path / "artifacts", host, leaf)
+    folder.mkdir(exist_ok=True)
+    build_manifest(load_fabric(str(INVENTORY))).write(folder)
+    return folder
+
+
+# (case, host capture, leaf capture, {target: status}, exit code)
+CASES = [
+    ("as planned", lldpctl(PLANNED_HOST), lldpctl(PLANNED_LEAF), {RAIL0: "pass", RAIL1: "pass"}, 0),
+    ("swapped", SWAPPED_HOST, SWAPPED_LEAF, {f"{RAIL0}<->{RAIL1}": "fail"}, 4),
+    (
+        "one missing",
+        lldpctl(PLANNED_HOST[:1]),
+        lldpctl(PLANNED_LEAF[:1]),
+        {RAIL0: "pass", RAIL1: "fail"},
+        4,
+    ),
+    (
+        "host not captured, judged from the leaf",
+        None,
+        lldpctl(PLANNED_LEAF),
+        {"gpu01": "error", RAIL0: "pass", RAIL1: "pass"},
+        3,
+    ),
+    (
+        "nothing captured",
+        None,
+        None,
+        {"gpu01": "error", "leaf01": "error", RAIL0: "not checked", RAIL1: "not checked"},
+        3,
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "host", "leaf", "statuses", "code"), CASES, ids=[c[0] for c in CASES])
+def test_results_per_link(tmp_path: Path, case: str, host, leaf, statuses: dict[str, str], code: int) -> None:
+    folder = folder_with(tmp_path, host, leaf)
+    verdict = judge(folder, load_selection("cabling"))
+    # A host folder with no capture at all is an unreachable host (one error, coverage's), not a cabling one.
+    found = {r.target: str(r.status) for r in verdict.results}
+    assert found == statuses
+    out = tmp_path / "report.json"
+    assert (
+        main(
+            ["--from-artifacts", str(folder), "--checks", "cabling", "--format", "json", "--output", str(out)]
+        )
+        == code
+    )
+
+
+def test_finding_names_both_ends_and_the_fix(tmp_path: Path) -> None:
+    folder = folder_with(tmp_path, SWAPPED_HOST, SWAPPED_LEAF)
+    (result,) = [r for r in judge(folder, load_selection("cabling")).results if r.status == Status.FAIL]
+    assert result.actual.startswith("swapped: ")
+    assert result.message.startswith("fix: swap the cables in leaf01 Ethernet0 and leaf01 Ethernet8")
+    assert result.category == "cabling"
+
+
+def _junit_failures(text: str) -> dict[str, str]:
+    root = ET.fromstring(text)
+    return {
+        case.get("name", ""): (case.find("failure").get("message", "") + (case.find("failure").text or ""))
+        for case in root.iter("testcase")
+        if case.find("failure") is not None
+    }
+
+
+def _prometheus_failures(text: str) -> list[str]:
+    return [
+        line
+        for line in text.splitlines()
+        if line.startswith("gpunet_check_status{") and 'check="cabling"' in line
+    ]
+
+
+# Each format: how to read the swapped finding out of it (a text that must hold both ends and the fix).
+FORMATS = [
+    ("table", lambda text: text),
+    ("json", lambda text: json.dumps([r for r in json.loads(text)["results"] if r["status"] == "fail"])),
+    ("junit", lambda text: json.dumps(_junit_failures(text))),
+    ("html", lambda text: text),
+    ("prometheus", lambda text: "\n".join(_prometheus_failures(text))),
+]
+
+
+@pytest.mark.parametrize(("report_format", "failures"), FORMATS, ids=[f[0] for f in FORMATS])
+def test_each_format_shows_the_finding(tmp_path: Path, report_format: str, failures) -> None:
+    reports = {}
+    for case, host, leaf in (
+        ("swapped", SWAPPED_HOST, SWAPPED_LEAF),
+        ("planned", lldpctl(PLANNED_HOST), lldpctl(PLANNED_LEAF)),
+    ):
+        folder = folder_with(tmp_path / case, host, leaf)
+        out = tmp_path / f"{case}.{report_format}"
+        main(
+            [
+                "--from-artifacts",
+                str(folder),
+                "--checks",
+                "cabling",
+                "--format",
+                report_format,
+                "--output",
+                str(out),
+                "--no-color",
+            ]
+        )
+        reports[case] = failures(out.read_text())
+    swapped, planned = reports["swapped"], reports["planned"]
+    if report_format == "prometheus":  # labels: the first end, its NIC's leaf port; the target all ends
+        assert (
+            'host="gpu01",nic="mlx5_0"' in swapped
+            and 'switch="leaf01",target="' + f'{RAIL0}<->{RAIL1}"' in swapped
+        )
+        assert planned == ""
+        return
+    table_folds = report_format == "table"  # rich folds long cells over lines
+    text = " ".join(swapped.split()) if not table_folds else "".join(swapped.split())
+    for needed in (
+        "gpu01",
+        "mlx5_0",
+        "mlx5_1",
+        "leaf01",
+        "Ethernet0",
+        "Ethernet8",
+        "swapped",
+        "fix: swap the cables",
+    ):
+        assert (needed if not table_folds else "".join(needed.split())) in text, needed
+    assert "swapped" not in planned
+
+
+def test_html_fabric_view_marks_the_leaf_ports(tmp_path: Path) -> None:
+    folder = folder_with(tmp_path, SWAPPED_HOST, SWAPPED_LEAF)
+    out = tmp_path / "report.html"
+    main(["--from-artifacts", str(folder), "--checks", "cabling", "--format", "html", "--output", str(out)])
+    html = out.read_text()
+    assert "<h2>Cabling" in html
+    section = html.split("<h2>Cabling", 1)[1].split("<h2>", 1)[0]
+    for needed in ("leaf01", "Ethernet0", "Ethernet8", "rail 0", "rail 1", "swapped"):
+        assert needed in section, needed
+
+
+def test_a_manifest_without_switch_ports_is_an_error(tmp_path: Path) -> None:
+    folder = folder_with(tmp_path, lldpctl(PLANNED_HOST), lldpctl(PLANNED_LEAF))
+    document = json.loads((folder / MANIFEST).read_text())
+    for switch in document["switches"].values():
+        del switch["ports"]
+    (folder / MANIFEST).write_text(json.dumps(document))
+    results = [r for r in judge(folder, load_selection("cabling")).results if r.check == "cabling"]
+    assert [(r.status, r.target) for r in results] == [(Status.ERROR, "sonic_custom_dscp_lossy_port")]
+    assert "before switch ports were recorded" in results[0].message
+
+
+@pytest.mark.parametrize(
+    ("selection", "problem"),
+    [("cabling,nope", "['nope'] names no check"), ("no/such.yml", "no/such.yml")],
+)
+def test_checks_selection_refused(selection: str, problem: str) -> None:
+    with pytest.raises(CatalogError, match=problem.replace("[", r"\[").replace("]", r"\]")):
+        load_selection(selection)
+
+
+def test_checks_names_select_only_them() -> None:
+    assert load_selection("cabling").checks == ["cabling"]
+    assert load_selection("cabling,ntp_offset").checks == ["cabling", "ntp_offset"]
