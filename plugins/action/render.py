@@ -18,6 +18,7 @@ try:
     from gpunet.model.errors import InventoryInvalidError, Problem
     from gpunet.model.loader import load_inventory
     from gpunet.model.play_inventory import play_raw_inventory
+    from gpunet.project import intended_root
     from gpunet.render.intended import WriteReport
     from gpunet.render.manifest import RenderFolderError
     from gpunet.render.pipeline import render_inventory
@@ -45,23 +46,28 @@ class ActionModule(ActionBase):
         result = super().run(tmp, task_vars)
         arguments = self.validate_argument_spec(argument_spec=ARGUMENTS)[1]
         task_vars = task_vars or {}
+        sources = task_vars.get("ansible_inventory_sources") or []
         try:
             raw = play_raw_inventory(task_vars, self._loader)
         except AnsibleError as error:
             # Without a vault password the play cannot read an encrypted vars file, though the
             # render needs no secret: read the inventory as `gpunet render` does, vault unread.
-            sources = task_vars.get("ansible_inventory_sources") or []
             if not _is_missing_vault_secret(error) or len(sources) != 1:
                 raise
             try:
                 raw = load_inventory(sources[0])
             except InventoryInvalidError as invalid:
                 return self._invalid(result, invalid.problems)
-        basedir = Path(self._loader.get_basedir())
+        try:
+            # <project>/intended, found from the inventory as `gpunet render` does (gpunet.project)
+            root = None if arguments["out_dir"] else intended_root(sources)
+        except ValueError as error:
+            result.update(failed=True, changed=False, msg=f"{error} (out_dir)")
+            return result
         try:
             outcome = render_inventory(
                 raw,
-                lambda fabric_name: Path(arguments["out_dir"] or default_out_dir(basedir, fabric_name)),
+                lambda fabric_name: Path(arguments["out_dir"]) if root is None else root / fabric_name,
                 check=bool(self._task.check_mode),
                 force=arguments["force"],
                 with_diffs=bool(self._task.diff),
@@ -91,16 +97,6 @@ class ActionModule(ActionBase):
             + "\n".join(str(problem) for problem in problems),
         )
         return result
-
-
-def default_out_dir(playbook_dir: Path, fabric_name: str, cwd: Path | None = None) -> Path:
-    """intended/<fabric> in the project: the parent of a checkout's playbooks/ folder; for a playbook
-    of an installed collection (gpunet.fabric.site, under .../ansible_collections/), the folder
-    ansible-playbook runs in, where `gpunet render` writes too. Never inside the installed collection,
-    which `ansible-galaxy collection install --force` replaces."""
-    if "ansible_collections" in playbook_dir.resolve().parts:
-        return (cwd or Path.cwd()) / "intended" / fabric_name
-    return playbook_dir.parent / "intended" / fabric_name
 
 
 def _is_missing_vault_secret(error: BaseException) -> bool:

@@ -25,10 +25,10 @@ options:
   out_dir:
     description:
       - Folder for the rendered files.
-      - Default C(intended/<fabric name>) in the project. From a checkout that is beside the
-        playbook's folder (the project root for C(playbooks/render.yml)). For the installed
-        collection's playbooks (C(gpunet.fabric.site)) it is the folder C(ansible-playbook) runs in,
-        as for C(gpunet render); never inside the installed collection.
+      - Default C(<project>/intended/<fabric name>), as for C(gpunet render). The project is the
+        folder that holds the inventory's C(inventories/) folder, else the folder that holds the
+        inventory (the filter C(gpunet.fabric.intended_root) gives the push the same path). Never the
+        folder C(ansible-playbook) runs in, nor inside the installed collection.
     type: path
     required: false
   force:

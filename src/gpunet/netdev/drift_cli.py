@@ -30,7 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--limit", help="switch names, roles or globs, comma-separated (like ansible --limit)"
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--intended-dir", type=Path, help="default: intended/<fabric name>")
+    parser.add_argument(
+        "--intended-dir",
+        type=Path,
+        help="default: <project>/intended/<fabric name>, found from the inventory as gpunet render does",
+    )
     parser.add_argument("--known-hosts", type=Path, default=Path("~/.ssh/known_hosts"))
     parser.add_argument("--timeout", type=float, default=15.0, help="SSH connect/login timeout (s)")
     parser.add_argument("--forks", type=int, default=8, help="switches read in parallel")
@@ -53,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from gpunet.netdev.drift import fabric_drift
     from gpunet.netdev.logins import connection_from_vars, inventory_logins
     from gpunet.netdev.strategies import PushOptions
+    from gpunet.project import intended_root
 
     def usage(message: str) -> int:
         print(f"gpunet drift: {message}", file=sys.stderr)
@@ -67,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     names = selected({n: s.role for n, s in fabric.switches.items()}, args.limit)
     if not names:
         return usage(f"--limit {args.limit!r} matches no switch of fabric {fabric.name}")
-    folder = args.intended_dir or Path("intended") / fabric.name
+    folder = args.intended_dir or intended_root(args.inventory) / fabric.name
     missing = [n for n in names if not (folder / f"{n}.cfg").is_file()]
     if missing:
         return usage(f"no reviewed config for {', '.join(missing)} in {folder} (run `gpunet render`)")

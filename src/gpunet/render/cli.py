@@ -9,6 +9,7 @@ from pathlib import Path
 from gpunet.gcpause import paused_gc
 from gpunet.model.errors import InventoryInvalidError
 from gpunet.model.loader import load_inventory
+from gpunet.project import intended_root
 from gpunet.render.intended import WriteReport
 from gpunet.render.manifest import MANIFEST_NAME, RenderFolderError
 from gpunet.render.pipeline import RenderOutcome, render_inventory
@@ -17,7 +18,6 @@ from gpunet.render.pipeline import RenderOutcome, render_inventory
 EXIT_OK = 0
 EXIT_INVALID = 2
 EXIT_STALE = 3
-INTENDED_ROOT = Path("intended")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"2 invalid inventory or unusable folder, {EXIT_STALE} --check found stale files, 1 internal error.",
     )
     add_inventory_arguments(render)
-    render.add_argument("--out", type=Path, help="output folder (default: intended/<fabric name>)")
+    render.add_argument(
+        "--out",
+        type=Path,
+        help="output folder (default: <project>/intended/<fabric name>, the project being the folder "
+        "that holds the inventory's inventories/ folder, else the folder that holds the inventory)",
+    )
     render.add_argument(
         "--check",
         action="store_true",
@@ -59,7 +64,7 @@ def run_render(args: argparse.Namespace) -> int:
             raw = load_inventory(args.inventory, args.vault_password_file)
         outcome = render_inventory(
             raw,
-            lambda fabric_name: args.out or INTENDED_ROOT / fabric_name,
+            lambda fabric_name: args.out or intended_root(args.inventory) / fabric_name,
             check=args.check,
             force=args.force,
             with_diffs=args.diff,

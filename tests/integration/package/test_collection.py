@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -118,16 +119,37 @@ def test_installed_site_runs_preflight_and_render(installed: InstalledCollection
         assert (out / config.name).read_text() == config.read_text(), config.name
 
 
-def test_installed_render_defaults_to_the_folder_it_runs_in(installed: InstalledCollection) -> None:
-    """Without render_out_dir: intended/<fabric> where ansible-playbook runs (as `gpunet render`),
-    not beside the collection's playbooks."""
-    run = _playbook(installed, "gpunet.fabric.site", "-i", str(PROD), *VAULT, "--tags", "render")
+def test_installed_render_defaults_to_the_inventorys_project(installed: InstalledCollection) -> None:
+    """Without render_out_dir: <project>/intended/<fabric>, the project found from the inventory (as
+    `gpunet render`), not the folder ansible-playbook runs in, nor beside the collection's playbooks.
+    The inventory is a copy: the checkout's own intended/ is not written."""
+    project = installed.workdir.parent / "project"
+    inventory = project / "inventories" / "prod"
+    shutil.copytree(PROD, inventory)
+    run = _playbook(installed, "gpunet.fabric.site", "-i", str(inventory), *VAULT, "--tags", "render")
     assert run.returncode == 0, run.stdout + run.stderr
-    out = installed.workdir / "intended" / "prod"
+    out = project / "intended" / "prod"
     assert f"{out}: " in run.stdout
     committed = REPO_ROOT / "intended" / "prod"
     assert sorted(p.name for p in out.glob("*.cfg")) == sorted(p.name for p in committed.glob("*.cfg"))
+    assert not (installed.workdir / "intended").exists()
     assert not (installed.collections / "ansible_collections/gpunet/fabric/intended").exists()
+
+
+def test_installed_push_reads_where_the_render_writes(installed: InstalledCollection) -> None:
+    """switch_qos_intended_dir's default, evaluated by the installed collection's filter for the
+    checkout's inventory, is the checkout's intended/ (where the render writes)."""
+    role = installed.collections / "ansible_collections/gpunet/fabric/roles/switch_qos"
+    defaults = yaml.safe_load((role / "defaults" / "main.yml").read_text())
+    expression = defaults["switch_qos_intended_dir"]
+    run = subprocess.run(
+        [str(BIN / "ansible"), "localhost", "-i", str(PROD), *VAULT, "-m", "ansible.builtin.debug",
+         "-a", f"msg={expression}"],
+        cwd=installed.workdir, env=_env(installed.collections), capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f'"msg": "{REPO_ROOT / "intended"}"' in run.stdout, run.stdout
 
 
 def _requirements() -> dict[str, str]:
