@@ -32,6 +32,11 @@ THRESHOLD_RANGES: dict[str, tuple[float, float, str]] = {
     "nccl_min_fraction": (0.0, 1.0, "a fraction of the busbw bound"),
     "iperf3_min_gbps": (0.0, 10_000.0, "a throughput in Gb/s"),
     "intra_node_gbps": (0.0, 100_000.0, "one GPU's link bandwidth in Gb/s"),
+    # The incast stage (gpunet.validate.incast, checks/incast.py).
+    "incast_senders": (1.0, 4096.0, "a number of senders (at least 2)"),
+    "incast_seconds": (0.0, 3600.0, "a duration in seconds"),
+    "incast_oversubscription": (1.0, 64.0, "a ratio of the senders' line rates to the receiver's"),
+    "incast_min_fraction": (0.0, 1.0, "a fraction of the receiver's line rate"),
 }
 
 
@@ -42,6 +47,14 @@ class Thresholds:
     nccl_min_fraction: float = 0.80  # of the planner's busbw bound
     iperf3_min_gbps: float = 1.0  # host network; the lab's veths and real NICs both exceed it
     intra_node_gbps: float | None = None  # None: from the GPU model (GPU_LINK_GBPS)
+    # Incast: None senders is the fewest whose line rates reach incast_oversubscription x the
+    # receiver's (gpunet.validate.incast explains the 2x); the receiver's summed bandwidth floor is
+    # below the pair tests' because DCQCN's rate cuts under a sustained incast leave the port
+    # under-filled part of the time.
+    incast_senders: float | None = None
+    incast_seconds: float = 10.0
+    incast_oversubscription: float = 2.0
+    incast_min_fraction: float = 0.8
 
     @classmethod
     def from_mapping(cls, values: dict[str, Any], where: str) -> Thresholds:

@@ -330,6 +330,25 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
     ("roce-gids", "3 0000:0000:0000:0000:0000:ffff:0a00:0001 RoCE_v2 eth0\n", "gids.0.type", "RoCE v2"),
     # The whole table: tests/unit/validate/test_lldpctl_parser.py.
     ("lldpctl-json", '{"lldp": {}}', "neighbours", []),
+    # Cut, garbled and unreadable lines: tests/unit/validate/test_rdma_hw_counters_parser.py.
+    (
+        "rdma-hw-counters",
+        "/sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent:4711\n",
+        "devices.mlx5_0.1.np_cnp_sent",
+        4711,
+    ),
+    # The switch OSes' LLDP commands: tests/unit/validate/test_lldp_switch_parsers.py.
+    ("eos-show-lldp-neighbors-detail-json", '{"lldpNeighbors": {}}', "neighbours", []),
+    ("nxos-show-lldp-neighbors-detail-json", "{}", "neighbours", []),
+    ("junos-show-lldp-neighbors-json", '{"lldp-neighbors-information": [{}]}', "neighbours", []),
+    (
+        "sonic-show-lldp-table",
+        "LocalPort  RemoteDevice  RemotePortID  Capability  RemotePortDescr\n"
+        "---------  ------------  ------------  ----------  ---------------\n"
+        "Total entries displayed:  0\n",
+        "neighbours",
+        [],
+    ),
 ]
 
 

@@ -27,6 +27,7 @@ from gpunet.validate.checks.host import (
     RoceGid,
     RoceGidIndex,
 )
+from gpunet.validate.checks.incast import INCAST_CHECKS
 from gpunet.validate.checks.switch import LosslessQueueDrops, SwitchEcn, SwitchPfc
 from gpunet.validate.checks.traffic import (
     FaultLocalisation,
@@ -63,6 +64,7 @@ CHECKS: dict[str, type[Check]] = {
         SwitchEcn,
         LosslessQueueDrops,
         Cabling,
+        *INCAST_CHECKS,
     )
 }
 # Package data; an installed (unzipped) package is a real folder, so a Path is fine.

@@ -39,6 +39,7 @@ from gpunet.validate.parsers.queue_counters import (
     parse_eos_ecn_counters_queue,
     parse_junos_interfaces_queue,
 )
+from gpunet.validate.parsers.rdma_hw_counters import parse_rdma_hw_counters
 from gpunet.validate.parsers.roce_gids import parse_roce_gids
 from gpunet.validate.parsers.sonic import (
     parse_show_ecn,
@@ -78,6 +79,8 @@ PARSERS: dict[str, Parser] = {
     "lsmod": parse_lsmod,
     "nft-ruleset": parse_nft_ruleset,
     "roce-gids": parse_roce_gids,
+    # mlx5 hw_counters (`grep -H . /sys/class/infiniband/*/ports/*/hw_counters/*`), read by the incast checks.
+    "rdma-hw-counters": parse_rdma_hw_counters,
     # LLDP neighbours: hosts, SONiC and Cumulus run lldpd (read by `gpunet cabling`).
     "lldpctl-json": parse_lldpctl_json,
     # Switch show commands, one per OS command.

@@ -1,0 +1,438 @@
+"""Checks on the counter deltas of the incast stage (gpunet.validate.incast): per rail, k senders
+oversubscribe one receiver's leaf port in the lossless class, and the counters read before and
+after the stage must show the fabric's lossless machinery at work, not merely configured.
+
+Artifacts (the plan and the captures around the stage only, so the pair tests' traffic is not
+counted in):
+    incast/plan.json                                      the plan (incast.plan_document)
+    incast/<rail>/<sender>__<receiver>__<nic>.ib_write_bw.txt   each sender's client output
+    hosts/<host>/rdma-hw-counters.<incast-before|incast-after>.txt
+    switches/<switch>/<incast-before|incast-after>/<tool>.txt    the tools of checks/switch.py
+
+Every failure names the switch port or the NIC, the counter, its delta and the sign expected.
+Where a switch OS has no collected command (or no parser) for a counter, the port's result is
+"skipped" naming what is missing; docs/validation.md lists them per OS.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from abc import abstractmethod
+from collections.abc import Iterator
+from typing import Any
+
+from gpunet.validate.artifacts import InputError
+from gpunet.validate.capture_file import read_bytes
+from gpunet.validate.checks.base import Check
+from gpunet.validate.checks.switch import _drops, _eos_by_long_name, per_queue
+from gpunet.validate.incast import (
+    AFTER,
+    BEFORE,
+    PLAN_FILE,
+    PathPort,
+    PlanError,
+    RailIncast,
+    plan_from_document,
+)
+from gpunet.validate.results import Result, Status
+
+HW_COUNTERS = "rdma-hw-counters"
+NIC_PORT = "1"  # the RDMA port of a RoCE NIC (as the GID table read, collect_plan.GID_TABLE_SCRIPT)
+PLAN_MAX_BYTES = 16 * 1024 * 1024
+
+# Where each OS's counter is missing: the reason a port's result is skipped.
+_NO_ECN_COUNTER = {
+    "sonic": "no parser for `show queue wredcounters` (EcnMarked/pkts per queue, sonic-utilities wredstat)",
+    "nxos": "no collected NX-OS command with per-queue ECN-marked counts",
+    "cumulus": "no collected NVUE command with per-queue ECN-marked counts",
+}
+_NO_PAUSE_COUNTER = {
+    "nxos": "NX-OS `show interface priority-flow-control` counts pause frames per port, not per priority",
+    "cumulus": "`nv show interface <swp> counters qos pfc-stats` is not collected per port",
+}
+_NO_DROP_COUNTER = {
+    "nxos": "no collected NX-OS command with per-queue drop counts",
+    "cumulus": "no collected NVUE command with per-queue drop counts",
+}
+_NO_WATCHDOG_COUNTER = {
+    "sonic": "no parser for `show pfcwd stats` (STORM DETECTED/RESTORED per queue, sonic-utilities pfcwd)",
+    "nxos": "no collected NX-OS PFC watchdog command",
+    "cumulus": "no collected NVUE PFC watchdog command",
+    "junos": "no collected Junos PFC watchdog command",
+}
+
+
+class _IncastCheck(Check):
+    categories = ("incast",)
+    commands = (HW_COUNTERS, "perftest")
+
+    def run(self) -> Iterator[Result]:
+        try:
+            plan = read_plan(self.artifacts.root)
+        except InputError as error:
+            yield Result(self.name, "incast", Status.ERROR, self.description, "no plan", str(error), "incast")
+            return
+        if plan is None:
+            why = f"no incast stage in this run ({PLAN_FILE} was not collected)"
+            yield Result(self.name, "incast", Status.SKIPPED, self.description, "not run", why, "incast")
+            return
+        for rail in plan:
+            yield from self.judge(rail)
+
+    @abstractmethod
+    def judge(self, rail: RailIncast) -> Iterator[Result]: ...
+
+    def skipped(self, target: str, expected: str, why: str) -> Result:
+        return Result(self.name, target, Status.SKIPPED, expected, "not checked", why, self.categories[0])
+
+    def error(self, target: str, expected: str, why: str) -> Result:
+        return Result(self.name, target, Status.ERROR, expected, "no input", why, self.categories[0])
+
+    def cannot_congest(self, rail: RailIncast, expected: str) -> Result | None:
+        """An error where the plan's senders cannot oversubscribe the receiver: no marks prove nothing."""
+        wanted = self.thresholds.incast_oversubscription
+        if rail.oversubscription >= wanted - 1e-9:
+            return None
+        why = (
+            f"rail {rail.rail}: {len(rail.senders)} sender(s) offer {rail.oversubscription:.2f}x the"
+            " receiver's"
+            f" {rail.receiver_gbps} Gb/s, under the {wanted:g}x that congests its port: add hosts to the rail"
+        )
+        return self.error(rail.receiver_target, expected, why)
+
+    def nic_deltas(self, host: str, nic: str, counters: tuple[str, ...]) -> dict[str, int]:
+        """counter -> after - before on the NIC's port; InputError naming what is missing or backwards."""
+        before = self._nic_counters(host, BEFORE, nic)
+        after = self._nic_counters(host, AFTER, nic)
+        deltas = {}
+        for name in counters:
+            if name not in before or name not in after:
+                raise InputError(f"{host}:{nic} port {NIC_PORT}: no {name} counter in hw_counters")
+            deltas[name] = after[name] - before[name]
+            if deltas[name] < 0:
+                raise InputError(
+                    f"{host}:{nic} {name} went backwards ({before[name]} -> {after[name]}): counters were"
+                    " cleared or the NIC reset during the stage"
+                )
+        return deltas
+
+    def _nic_counters(self, host: str, phase: str, nic: str) -> dict[str, int]:
+        parsed = self.artifacts.host(host, HW_COUNTERS, phase)
+        ports = parsed["devices"].get(nic)
+        if ports is None or NIC_PORT not in ports:
+            raise InputError(f"hosts/{host}/{HW_COUNTERS}.{phase}.txt: no {nic} port {NIC_PORT} counters")
+        return ports[NIC_PORT]
+
+    def switch_phases(self, port: PathPort, tool: str, subset: str | None = None) -> tuple[Any, Any]:
+        return (
+            self.artifacts.switch(port.switch, BEFORE, tool, subset),
+            self.artifacts.switch(port.switch, AFTER, tool, subset),
+        )
+
+    def platform(self, port: PathPort) -> str | None:
+        switch = self.manifest.switches.get(port.switch)
+        return None if switch is None else switch.platform
+
+
+def read_plan(root: Any) -> list[RailIncast] | None:
+    """The stage's plan from the artifacts folder; None where the stage did not run."""
+    path = os.path.join(os.fspath(root), PLAN_FILE)
+    try:
+        data = read_bytes(path, PLAN_MAX_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise InputError(f"{PLAN_FILE}: {error.strerror or error}") from None
+    try:
+        return plan_from_document(json.loads(data.decode("utf-8")))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise InputError(f"{PLAN_FILE}: not JSON ({type(error).__name__})") from None
+    except PlanError as error:
+        raise InputError(f"{PLAN_FILE}: {error}") from None
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+class IncastEcnMarks(_IncastCheck):
+    name = "incast_ecn_marks"
+    description = (
+        "The receiver's leaf port ECN-marked the lossless queue during the incast, and the NIC saw CE marks"
+    )
+    commands = (HW_COUNTERS, "eos-show-qos-ecn-counters-queue", "junos-show-interfaces-queue")
+
+    def judge(self, rail: RailIncast) -> Iterator[Result]:
+        queue = self.manifest.lossless_priority
+        port = rail.receiver_port
+        expected = f"ECN-marked packets on queue {queue} > 0 during the incast"
+        if (problem := self.cannot_congest(rail, expected)) is not None:
+            yield problem
+            return
+        platform = self.platform(port)
+        if platform in ("eos", "junos"):
+            tool = "eos-show-qos-ecn-counters-queue" if platform == "eos" else "junos-show-interfaces-queue"
+            try:
+                before, after = (per_queue(parsed, "ecn") for parsed in self.switch_phases(port, tool))
+            except InputError as error:
+                yield self.error(port.target, expected, str(error))
+            else:
+                marks_before, marks_after = before.get((port.port, queue)), after.get((port.port, queue))
+                if marks_before is None or marks_after is None:
+                    yield self.error(
+                        port.target, expected, f"queue {queue}: no ECN-marked counter for {port.port}"
+                    )
+                else:
+                    delta = marks_after - marks_before
+                    self.measure(port.target, "incast_ecn_marked_packets", delta)
+                    actual = f"ECN-marked packets {_signed(delta)} on queue {queue}"
+                    yield self.result(port.target, delta > 0, expected, actual)
+        else:
+            why = _NO_ECN_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+            yield self.skipped(port.target, expected, f"{why}; the receiver NIC's CE count is judged instead")
+        nic_expected = "np_ecn_marked_roce_packets > 0 during the incast (CE-marked packets arrived)"
+        try:
+            delta = self.nic_deltas(rail.receiver, rail.receiver_nic, ("np_ecn_marked_roce_packets",))
+        except InputError as error:
+            yield self.error(rail.receiver_target, nic_expected, str(error))
+            return
+        marks = delta["np_ecn_marked_roce_packets"]
+        self.measure(rail.receiver_target, "incast_np_ecn_marked_roce_packets", marks)
+        actual = f"np_ecn_marked_roce_packets {_signed(marks)}"
+        yield self.result(rail.receiver_target, marks > 0, nic_expected, actual)
+
+
+class IncastCnp(_IncastCheck):
+    name = "incast_cnp"
+    description = "DCQCN engaged: the receiver NIC sent CNPs and every sender NIC handled some"
+    commands = (HW_COUNTERS,)
+
+    def judge(self, rail: RailIncast) -> Iterator[Result]:
+        expected = "np_cnp_sent > 0 during the incast (the receiver answered CE marks)"
+        if (problem := self.cannot_congest(rail, expected)) is not None:
+            yield problem
+            return
+        try:
+            sent = self.nic_deltas(rail.receiver, rail.receiver_nic, ("np_cnp_sent",))["np_cnp_sent"]
+        except InputError as error:
+            yield self.error(rail.receiver_target, expected, str(error))
+        else:
+            self.measure(rail.receiver_target, "incast_np_cnp_sent", sent)
+            yield self.result(rail.receiver_target, sent > 0, expected, f"np_cnp_sent {_signed(sent)}")
+        expected = "rp_cnp_handled > 0 during the incast (the sender slowed down for CNPs)"
+        for sender in rail.senders:
+            try:
+                deltas = self.nic_deltas(sender.host, sender.nic, ("rp_cnp_handled", "rp_cnp_ignored"))
+            except InputError as error:
+                yield self.error(sender.target, expected, str(error))
+                continue
+            handled, ignored = deltas["rp_cnp_handled"], deltas["rp_cnp_ignored"]
+            self.measure(sender.target, "incast_rp_cnp_handled", handled)
+            actual = f"rp_cnp_handled {_signed(handled)}, rp_cnp_ignored {_signed(ignored)}"
+            yield self.result(sender.target, handled > 0, expected, actual)
+
+
+class IncastPfcPriority(_IncastCheck):
+    name = "incast_pfc_priority"
+    description = "PFC pause frames on the incast's path came only on the lossless priority"
+    commands = (
+        "sonic-show-pfc-counters",
+        "eos-show-pfc-counters-detail-json",
+        "junos-show-interfaces-extensive",
+    )
+
+    def judge(self, rail: RailIncast) -> Iterator[Result]:
+        prio = self.manifest.lossless_priority
+        expected = f"PFC pause frames (rx + tx) +0 on every priority but {prio} during the incast"
+        for port in rail.path:
+            platform = self.platform(port)
+            if platform in _NO_PAUSE_COUNTER or platform is None:
+                why = _NO_PAUSE_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+                yield self.skipped(port.target, expected, why)
+                continue
+            try:
+                before, after = (
+                    self._pauses(platform, parsed, port.port) for parsed in self._read(platform, port)
+                )
+            except InputError as error:
+                yield self.error(port.target, expected, str(error))
+                continue
+            if before is None or after is None:
+                yield self.error(port.target, expected, f"{port.port} not in the PFC counters")
+                continue
+            deltas = {p: after[p] - before[p] for p in after if p in before}
+            wrong = {p: n for p, n in sorted(deltas.items()) if p != prio and n}
+            self.measure(port.target, "incast_pause_frames", deltas.get(prio))
+            if wrong:
+                seen = ", ".join(f"priority {p} {_signed(n)}" for p, n in wrong.items())
+                yield self.result(port.target, False, expected, f"pause frames {seen} ({port.role})")
+                continue
+            actual = f"pause frames {_signed(deltas.get(prio, 0))} on priority {prio} only ({port.role})"
+            yield self.result(port.target, True, expected, actual)
+
+    def _read(self, platform: str, port: PathPort) -> tuple[Any, Any]:
+        tool = {
+            "sonic": "sonic-show-pfc-counters",
+            "eos": "eos-show-pfc-counters-detail-json",
+            "junos": "junos-show-interfaces-extensive",
+        }[platform]
+        return self.switch_phases(port, tool)
+
+    @staticmethod
+    def _pauses(platform: str, parsed: dict[str, Any], port: str) -> dict[int, int] | None:
+        """priority -> rx + tx pause frames of `port` (None: port not listed)."""
+        if platform == "sonic":
+            rx, tx = parsed["rx"].get(port), parsed["tx"].get(port)
+            if rx is None or tx is None:
+                return None
+            return {p: (rx[p] or 0) + (tx[p] or 0) for p in range(8)}
+        if platform == "eos":
+            priorities = _eos_by_long_name(parsed).get(port)
+        else:
+            priorities = parsed["interfaces"].get(port, {}).get("priorities")
+        if priorities is None:
+            return None
+        return {int(p): (c.get("rx_pause") or 0) + (c.get("tx_pause") or 0) for p, c in priorities.items()}
+
+
+class IncastLosslessDrops(_IncastCheck):
+    name = "incast_lossless_drops"
+    description = (
+        "No packet of the lossless queue was dropped on the incast's path, and the receiver saw no loss"
+    )
+    commands = (
+        HW_COUNTERS,
+        "sonic-show-queue-counters",
+        "eos-show-interfaces-counters-queue",
+        "junos-show-interfaces-queue",
+    )
+
+    def judge(self, rail: RailIncast) -> Iterator[Result]:
+        queue = self.manifest.lossless_priority
+        expected = f"dropped packets +0 on queue {queue} during the incast"
+        for port in rail.path:
+            platform = self.platform(port)
+            if platform in _NO_DROP_COUNTER or platform is None:
+                why = _NO_DROP_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+                yield self.skipped(port.target, expected, why)
+                continue
+            try:
+                before, after = self._drops(platform, port, queue)
+            except InputError as error:
+                yield self.error(port.target, expected, str(error))
+                continue
+            if before is None or after is None:
+                yield self.error(
+                    port.target, expected, f"queue {queue} of {port.port} not in the queue counters"
+                )
+                continue
+            delta = after - before
+            self.measure(port.target, "incast_drop_packets", delta)
+            actual = f"dropped packets {_signed(delta)} on queue {queue} ({port.role})"
+            yield self.result(port.target, delta == 0, expected, actual)
+        expected = "out_of_sequence +0 during the incast (no packet of the receiver's flows was lost)"
+        try:
+            lost = self.nic_deltas(rail.receiver, rail.receiver_nic, ("out_of_sequence",))["out_of_sequence"]
+        except InputError as error:
+            yield self.error(rail.receiver_target, expected, str(error))
+            return
+        yield self.result(rail.receiver_target, lost == 0, expected, f"out_of_sequence {_signed(lost)}")
+
+    def _drops(self, platform: str, port: PathPort, queue: int) -> tuple[int | None, int | None]:
+        if platform == "sonic":
+            name = f"UC{queue}"
+            before, after = self.switch_phases(port, "sonic-show-queue-counters", name)
+            return _drops(before, name).get(port.port), _drops(after, name).get(port.port)
+        tool = "eos-show-interfaces-counters-queue" if platform == "eos" else "junos-show-interfaces-queue"
+        values = []
+        for parsed in self.switch_phases(port, tool):
+            counters = per_queue(parsed, "drops")
+            # EOS `detail` lists only queues that counted something: no row is zero.
+            if parsed.get("zero_rows_omitted") and (port.port, queue) not in counters:
+                counters[(port.port, queue)] = 0
+            values.append(counters.get((port.port, queue)))
+        return values[0], values[1]
+
+
+class IncastPfcWatchdog(_IncastCheck):
+    name = "incast_pfc_watchdog"
+    description = "The PFC watchdog found no stuck (storming) lossless queue on the incast's path"
+    commands = ("eos-show-pfc-watchdog-json",)
+
+    def judge(self, rail: RailIncast) -> Iterator[Result]:
+        queue = self.manifest.lossless_priority
+        expected = f"PFC watchdog stuck events +0 on queue {queue} during the incast"
+        for port in rail.path:
+            platform = self.platform(port)
+            if platform != "eos":
+                why = _NO_WATCHDOG_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+                yield self.skipped(port.target, expected, why)
+                continue
+            try:
+                before, after = (
+                    _eos_by_long_name(parsed)
+                    for parsed in self.switch_phases(port, "eos-show-pfc-watchdog-json")
+                )
+            except InputError as error:
+                yield self.error(port.target, expected, str(error))
+                continue
+            # EOS lists a port only after its first event, so absent means 0 (checks/switch.py).
+            stuck = [side.get(port.port, {}).get(queue, {}).get("stuck", 0) for side in (before, after)]
+            delta = stuck[1] - stuck[0]
+            self.measure(port.target, "incast_watchdog_stuck", delta)
+            actual = f"watchdog stuck events {_signed(delta)} on queue {queue} ({port.role})"
+            yield self.result(port.target, delta == 0, expected, actual)
+
+
+class IncastBandwidth(_IncastCheck):
+    name = "incast_bandwidth"
+    description = (
+        "The receiver's summed bandwidth during the incast reaches the threshold share of its line rate"
+    )
+    commands = ("perftest",)
+
+    def judge(self, rail: RailIncast) -> Iterator[Result]:
+        fraction = self.thresholds.incast_min_fraction
+        floor = fraction * rail.receiver_gbps
+        expected = (
+            f">= {floor:.1f} Gb/s summed over {len(rail.senders)} senders"
+            f" ({fraction:.0%} of {rail.receiver_gbps} Gb/s)"
+        )
+        total = 0.0
+        for sender in rail.senders:
+            relative = rail.capture(sender)
+            try:
+                parsed = self.artifacts.parsed(relative, "perftest")
+                if parsed["error"]:
+                    raise InputError(f"{relative}: ib_write_bw reported: {parsed['error']}")
+                if not parsed["complete"] or not parsed["results"]:
+                    raise InputError(f"{relative}: incomplete capture (no closing line after the results)")
+                measured = parsed["results"][-1].get("bw_avg_gbps")
+                if measured is None:
+                    raise InputError(f"{relative}: no 'BW average' column")
+            except InputError as error:
+                yield self.error(rail.receiver_target, expected, str(error))
+                return
+            tclass = parsed.get("traffic_class")
+            if self.manifest.transport == "roce" and tclass != self.manifest.traffic_class:
+                why = (
+                    f"{relative}: ran in traffic class {tclass}, not the lossless class"
+                    f" {self.manifest.traffic_class}: the incast did not load the lossless queue"
+                )
+                yield self.error(rail.receiver_target, expected, why)
+                return
+            total += measured
+        self.measure(rail.receiver_target, "incast_receiver_gbps", total)
+        actual = f"{total:.1f} Gb/s summed over {len(rail.senders)} senders"
+        yield self.result(rail.receiver_target, total >= floor, expected, actual)
+
+
+INCAST_CHECKS = (
+    IncastEcnMarks,
+    IncastCnp,
+    IncastPfcPriority,
+    IncastLosslessDrops,
+    IncastPfcWatchdog,
+    IncastBandwidth,
+)

@@ -1,0 +1,238 @@
+"""The incast stage's plan: per rail, k senders write to one receiver at once in the lossless class,
+so the receiver's leaf port is oversubscribed and the fabric must mark (ECN), pause (PFC) and drop
+nothing. A pure function of the fabric and the catalog's thresholds; the verify role only runs
+what it returns, and the incast checks (checks/incast.py) read the same plan from the artifacts.
+
+perftest flags (linux-rdma/perftest at 00b55b6, src/perftest_parameters.c usage text and
+getopt table): `--tclass=<value>` sets the GRH traffic class of verbs QPs (`-T/--tos` applies only
+to RDMA-CM QPs, `-R`, so it is not used); `-q` QPs per test (default 1, at most 16384), `-D`
+seconds (SYMMETRIC: both ends must agree), `-p` the out-of-band TCP port (default 18515): the
+receiver runs one `ib_write_bw` server per sender, each on its own port.
+
+Why the default sender count oversubscribes by 2x: the receiver's leaf port drains at its line
+rate, and the senders offer the sum of theirs. At 2x a 400G port's queue grows by 50 KB a
+microsecond, past the fabric's ECN minimum threshold (150 KB by default) within a few
+microseconds, before the first CNP can reach a sender; after DCQCN's first rate cut the offered
+load still meets the port's rate, so the queue stays near the marking range for the whole run.
+perftest's measured rate is about 90% of line rate at best (the pair tests' floor), so 2x line
+rate is still 1.8x of what the senders really offer. k = the fewest senders whose line rates sum
+to `incast_oversubscription` (2.0) times the receiver's: 2 for 400G or 800G senders into a port
+of their own speed, 4 for 400G senders into an 800G port.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from gpunet.model.fabric import Fabric, GpuHost, Nic
+from gpunet.validate.collect_plan import PERFTEST_BASE_PORT
+from gpunet.validate.manifest import PATH_PART
+
+INCAST = "incast"
+PLAN_FILE = "incast/plan.json"
+# The switch counter phases around the stage: switches/<switch>/<phase>/<tool>.txt, and the NIC
+# counters hosts/<host>/rdma-hw-counters.<phase>.txt.
+BEFORE = "incast-before"
+AFTER = "incast-after"
+# ib_write_bw options besides -d, -p, -D, -q and --tclass: Gb/s units, 64 KiB messages (as the pair tests).
+BW_ARGS = ("--report_gbits", "-F", "-s", "65536")
+DEFAULT_QPS = 4
+
+
+@dataclass(frozen=True)
+class PathPort:
+    """A switch port the incast traffic crosses; `role` says where (what its counters prove)."""
+
+    switch: str
+    port: str
+    role: str  # receiver-edge, sender-edge, sender-uplink, receiver-uplink, spine-downlink
+
+    @property
+    def target(self) -> str:
+        return f"{self.switch}:{self.port}"
+
+
+@dataclass(frozen=True)
+class Sender:
+    host: str
+    nic: str
+    gbps: int
+    port: int  # the perftest TCP port of its server on the receiver
+
+    @property
+    def target(self) -> str:
+        return f"{self.host}:{self.nic}"
+
+
+@dataclass(frozen=True)
+class RailIncast:
+    rail: int
+    receiver: str
+    receiver_nic: str
+    receiver_ip: str
+    receiver_gbps: int
+    senders: tuple[Sender, ...]
+    path: tuple[PathPort, ...]  # the receiver-edge port first
+    seconds: int
+    qps: int
+    traffic_class: int | None  # None: no --tclass (InfiniBand)
+
+    @property
+    def oversubscription(self) -> float:
+        return sum(s.gbps for s in self.senders) / self.receiver_gbps
+
+    @property
+    def receiver_port(self) -> PathPort:
+        return self.path[0]
+
+    @property
+    def receiver_target(self) -> str:
+        return f"{self.receiver}:{self.receiver_nic}"
+
+    def capture(self, sender: Sender) -> str:
+        """The artifact file of one sender's ib_write_bw client output."""
+        return f"incast/{self.rail}/{sender.host}__{self.receiver}__{sender.nic}.ib_write_bw.txt"
+
+    def server_argv(self, sender: Sender) -> list[str]:
+        return ["ib_write_bw", "-d", self.receiver_nic, *self._common(sender)]
+
+    def client_argv(self, sender: Sender) -> list[str]:
+        return ["ib_write_bw", "-d", sender.nic, *self._common(sender), self.receiver_ip]
+
+    def _common(self, sender: Sender) -> list[str]:
+        tclass = [] if self.traffic_class is None else [f"--tclass={self.traffic_class}"]
+        return ["-p", str(sender.port), "-q", str(self.qps), "-D", str(self.seconds), *BW_ARGS, *tclass]
+
+
+def senders_needed(receiver_gbps: int, sender_gbps: int, oversubscription: float) -> int:
+    """The fewest senders of `sender_gbps` whose sum is at least `oversubscription` x the receiver's."""
+    return max(2, math.ceil(oversubscription * receiver_gbps / sender_gbps - 1e-9))
+
+
+def incast_plan(
+    fabric: Fabric,
+    senders: int | None = None,
+    seconds: int = 10,
+    oversubscription: float = 2.0,
+    qps: int = DEFAULT_QPS,
+    base_port: int = PERFTEST_BASE_PORT,
+) -> list[RailIncast]:
+    """One incast per rail. The receiver of rail r is the r-th host (name order, wrapping), so
+    the rails' receivers are spread over the hosts; its senders are the hosts after it. `senders`
+    None: senders_needed(...) for the rail's speeds; fewer hosts than that give a plan with what
+    there is (its `oversubscription` says so, and the checks refuse to judge an incast that
+    cannot congest). Rails run at once: a host receiving on several rails serves each sender on
+    its own port, counted from `base_port`."""
+    by_rail: dict[int, list[tuple[GpuHost, Nic]]] = {}
+    for host in sorted(fabric.hosts.values(), key=lambda h: h.name):
+        for nic in host.nics:
+            by_rail.setdefault(nic.rail, []).append((host, nic))
+    tclass = fabric.qos.roce_traffic_class_byte if fabric.transport == "roce" else None
+    next_port: dict[str, int] = {}
+    plan = []
+    for rail, members in sorted(by_rail.items()):
+        if len(members) < 2:
+            continue
+        first = rail % len(members)
+        receiver, receiver_nic = members[first]
+        others = members[first + 1 :] + members[:first]
+        wanted = senders or senders_needed(
+            receiver_nic.speed_gbps, min(n.speed_gbps for _, n in others), oversubscription
+        )
+        chosen = []
+        for host, nic in others[:wanted]:
+            port = next_port.get(receiver.name, base_port)
+            next_port[receiver.name] = port + 1
+            chosen.append(Sender(host.name, nic.name, nic.speed_gbps, port))
+        sender_nics = [nic for _, nic in others[:wanted]]
+        plan.append(
+            RailIncast(
+                rail=rail,
+                receiver=receiver.name,
+                receiver_nic=receiver_nic.name,
+                receiver_ip=str(receiver_nic.ip.ip),
+                receiver_gbps=receiver_nic.speed_gbps,
+                senders=tuple(chosen),
+                path=path_ports(fabric, receiver_nic, sender_nics),
+                seconds=seconds,
+                qps=qps,
+                traffic_class=tclass,
+            )
+        )
+    return plan
+
+
+def path_ports(fabric: Fabric, receiver: Nic, senders: list[Nic]) -> tuple[PathPort, ...]:
+    """The switch ports between the senders and the receiver, from the inventory's cabling. ECMP
+    picks one uplink and spine per flow, so every uplink of a leaf the traffic leaves or enters
+    by is on the path, and every spine port down to the receiver's leaf."""
+    leaf = receiver.switch
+    ports = [PathPort(leaf, receiver.switch_port, "receiver-edge")]
+    ports += [PathPort(nic.switch, nic.switch_port, "sender-edge") for nic in senders]
+    remote_leaves = sorted({nic.switch for nic in senders if nic.switch != leaf})
+    if remote_leaves:
+        ports += [PathPort(leaf, port, "receiver-uplink") for port in _uplinks(fabric, leaf)]
+        for remote in remote_leaves:
+            ports += [PathPort(remote, port, "sender-uplink") for port in _uplinks(fabric, remote)]
+        for spine in sorted(fabric.switches.values(), key=lambda s: s.name):
+            ports += [
+                PathPort(spine.name, p.name, "spine-downlink")
+                for p in spine.ports
+                if p.peer is not None and p.peer.kind == "switch" and p.peer.device == leaf
+            ]
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for port in ports:  # two senders on one leaf port cannot be; a cabling loop is not ours to judge
+        if (port.switch, port.port) not in seen:
+            seen.add((port.switch, port.port))
+            unique.append(port)
+    return tuple(unique)
+
+
+def _uplinks(fabric: Fabric, leaf: str) -> list[str]:
+    switch = fabric.switches.get(leaf)
+    if switch is None:
+        return []
+    return [p.name for p in switch.ports if p.peer is not None and p.peer.kind == "switch"]
+
+
+def plan_document(plan: list[RailIncast]) -> dict[str, Any]:
+    """The plan as incast/plan.json holds it."""
+    return {"version": 1, "rails": [asdict(rail) for rail in plan]}
+
+
+class PlanError(ValueError):
+    """incast/plan.json is not a plan this version reads."""
+
+
+def plan_from_document(document: Any) -> list[RailIncast]:
+    if not isinstance(document, dict) or document.get("version") != 1:
+        raise PlanError("expected an object with version 1")
+    rails = document.get("rails")
+    if not isinstance(rails, list):
+        raise PlanError("rails: expected a list")
+    plan = []
+    for index, rail in enumerate(rails):
+        try:
+            plan.append(
+                RailIncast(
+                    **{
+                        **rail,
+                        "senders": tuple(Sender(**s) for s in rail["senders"]),
+                        "path": tuple(PathPort(**p) for p in rail["path"]),
+                    }
+                )
+            )
+        except (TypeError, KeyError) as error:
+            raise PlanError(f"rails[{index}]: {error}") from None
+        found = plan[-1]
+        if not found.path or not found.senders or found.receiver_gbps <= 0:
+            raise PlanError(f"rails[{index}]: no senders, no path or no receiver line rate")
+        # Capture paths are built from these names: each must stay one path part.
+        names = [found.receiver, found.receiver_nic] + [n for s in found.senders for n in (s.host, s.nic)]
+        unsafe = next((n for n in names if not isinstance(n, str) or not PATH_PART.fullmatch(n)), None)
+        if unsafe is not None or not isinstance(found.rail, int):
+            raise PlanError(f"rails[{index}]: {unsafe!r} is not a safe host or NIC name")
+    return plan

@@ -1,0 +1,378 @@
+"""The incast checks judge recorded counters of the stage: a good incast passes on every OS whose
+counters are read, and each broken fabric fails exactly the check (and the port or NIC) that says so.
+
+The artifacts are built from the prod inventory (one rail per leaf: NX-OS, EOS, Cumulus, SONiC,
+Junos) and its incast plan; switch captures are printed by the simulator's formatters (the formats
+the validation parsers read, as the healthy fixture's are), NIC counters in the `grep -H .` sysfs
+form, sender captures in perftest's own layout with the command line ahead of them.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from gpunet.lab.switchsim.personalities.queue_counters import (
+    eos_counters_queue_json,
+    eos_ecn_counters_queue_json,
+    junos_interfaces_queue,
+)
+from gpunet.lab.switchsim.personalities.showpfc import (
+    eos_pfc_counters_detail_json,
+    eos_pfc_watchdog_json,
+    junos_pfc,
+    sonic_pfc_counters,
+    sonic_queue_counters,
+)
+from gpunet.lab.switchsim.state import SwitchState
+from gpunet.model.check import load_fabric
+from gpunet.validate.checks import CHECKS, Catalog
+from gpunet.validate.checks.incast import INCAST_CHECKS
+from gpunet.validate.incast import AFTER, BEFORE, PLAN_FILE, RailIncast, incast_plan, plan_document
+from gpunet.validate.judge import judge
+from gpunet.validate.manifest import Manifest, build_manifest
+from gpunet.validate.results import Result, Status
+from tests.conftest import REPO_ROOT
+
+NAMES = [check.name for check in INCAST_CHECKS]
+PRIO = 3
+# The mlx5 port counters (drivers/infiniband/hw/mlx5/counters.c), in sysfs's (alphabetical) order.
+MLX5_COUNTERS = (
+    "duplicate_request",
+    "implied_nak_seq_err",
+    "local_ack_timeout_err",
+    "np_cnp_sent",
+    "np_ecn_marked_roce_packets",
+    "out_of_buffer",
+    "out_of_sequence",
+    "packet_seq_err",
+    "rnr_nak_retry_err",
+    "rp_cnp_handled",
+    "rp_cnp_ignored",
+    "rx_atomic_requests",
+    "rx_read_requests",
+    "rx_write_requests",
+)
+WRITE_BW = """---------------------------------------------------------------------------------------
+                    RDMA_Write BW Test
+ Dual-port       : OFF          Device         : {nic}
+ Number of qps   : 4            Transport type : IB
+ Connection type : RC           Using SRQ      : OFF
+ PCIe relax order: ON
+ TX depth        : 128
+ CQ Moderation   : 1
+ Mtu             : 4096[B]
+ Link type       : Ethernet
+ GID index       : 3
+ Max inline data : 0[B]
+ rdma_cm QPs     : OFF
+ Data ex. method : Ethernet
+---------------------------------------------------------------------------------------
+ #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]
+ 65536      3662109          {peak:.2f}             {avg:.2f}              {rate:.6f}
+---------------------------------------------------------------------------------------
+"""
+
+
+@dataclass
+class Incast:
+    """What the stage's counters moved by, per rail (defaults: a good incast)."""
+
+    ecn_marks: int = 52_113  # receiver-edge port, lossless queue
+    ce_received: int = 48_020  # receiver NIC np_ecn_marked_roce_packets
+    cnp_sent: int = 47_990
+    cnp_handled: int = 23_900  # each sender
+    pause_priority: int = PRIO  # the priority the switch paused senders on
+    pauses: int = 1_520
+    drops: int = 0  # receiver-edge lossless queue
+    out_of_sequence: int = 0
+    watchdog_stuck: int = 0
+    sender_gbps: float = 190.4
+    tclass: int | None = None  # None: the manifest's lossless class
+    backwards: bool = False  # the receiver's np_cnp_sent lower after than before
+    only_rails: set[int] = field(default_factory=set)  # where the fault is (empty: every rail)
+
+
+@pytest.fixture(scope="module")
+def prod() -> tuple[Manifest, list[RailIncast]]:
+    fabric = load_fabric(REPO_ROOT / "inventories" / "prod")
+    return build_manifest(fabric), incast_plan(fabric)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def _artifacts(folder: Path, manifest: Manifest, plan: list[RailIncast], fault: Incast) -> Path:
+    good = Incast()
+    manifest.write(folder)
+    _write(folder / PLAN_FILE, json.dumps(plan_document(plan)))
+
+    def on(rail: RailIncast) -> Incast:
+        return fault if not fault.only_rails or rail.rail in fault.only_rails else good
+
+    nic_moves: dict[tuple[str, str], dict[str, int]] = {}
+    switch_moves: dict[str, dict[str, dict[str, list[int]]]] = {}
+    for rail in plan:
+        case = on(rail)
+        nic_moves[(rail.receiver, rail.receiver_nic)] = {
+            "np_ecn_marked_roce_packets": case.ce_received,
+            "np_cnp_sent": -5 if case.backwards else case.cnp_sent,
+            "out_of_sequence": case.out_of_sequence,
+            "rx_write_requests": 9_000_000,
+        }
+        receiver_edge = rail.receiver_port
+        ports = switch_moves.setdefault(receiver_edge.switch, {})
+        ports[receiver_edge.port] = {
+            "tx_queue": [12] * 8,
+            "ecn_marked": [case.ecn_marks if q == PRIO else 0 for q in range(8)],
+            "tx_drop": [case.drops if q == PRIO else 0 for q in range(8)],
+            "pfc_wd_stuck": [case.watchdog_stuck if q == PRIO else 0 for q in range(8)],
+        }
+        ports[receiver_edge.port]["tx_queue"][PRIO] = 7_300_000
+        for sender in rail.senders:
+            nic_moves[(sender.host, sender.nic)] = {"rp_cnp_handled": case.cnp_handled, "rp_cnp_ignored": 0}
+            edge = next(
+                p for p in rail.path if p.role == "sender-edge" and p.port == _nic_port(manifest, sender)
+            )
+            switch_moves.setdefault(edge.switch, {})[edge.port] = {
+                "tx_pfc": [case.pauses if q == case.pause_priority else 0 for q in range(8)],
+            }
+            argv = rail.client_argv(sender)
+            if case.tclass is not None:
+                argv = [f"--tclass={case.tclass}" if a.startswith("--tclass=") else a for a in argv]
+            gbps = case.sender_gbps
+            _write(
+                folder / rail.capture(sender),
+                "$ "
+                + shlex.join(argv)
+                + "\n"
+                + WRITE_BW.format(nic=sender.nic, peak=gbps + 9, avg=gbps, rate=gbps / 524.288),
+            )
+    for host in manifest.hosts.values():
+        for phase in (BEFORE, AFTER):
+            lines = []
+            for index, nic in enumerate(host.nics):
+                moves = nic_moves.get((host.name, nic.name), {})
+                for name in MLX5_COUNTERS:
+                    base = 1_000 * (index + 1) + len(name)  # counts from the pair tests before the stage
+                    value = base + (moves.get(name, 0) if phase == AFTER else 0)
+                    lines.append(f"/sys/class/infiniband/{nic.name}/ports/1/hw_counters/{name}:{value}")
+            _write(folder / "hosts" / host.name / f"rdma-hw-counters.{phase}.txt", "\n".join(lines) + "\n")
+    for switch in manifest.switches.values():
+        for phase in (BEFORE, AFTER):
+            for tool, text in _switch_captures(
+                switch.platform, switch.name, switch.lossless_ports, switch_moves.get(switch.name, {}), phase
+            ):
+                _write(folder / "switches" / switch.name / phase / f"{tool}.txt", text)
+    return folder
+
+
+def _nic_port(manifest: Manifest, sender) -> str:
+    return next(n.switch_port for n in manifest.hosts[sender.host].nics if n.name == sender.nic)
+
+
+def _switch_captures(
+    platform: str, name: str, ports: list[str], moves: dict[str, dict[str, list[int]]], phase: str
+) -> list[tuple[str, str]]:
+    state = SwitchState(platform, name, config=[], ports=list(ports))
+    for port in ports:
+        counters = state.counters[port]
+        counters["tx_queue"] = [1_200 if q == PRIO else 12 for q in range(8)]  # the pair tests' traffic
+        counters["rx_pfc"], counters["tx_pfc"] = [0] * 8, [0] * 8
+        if phase == AFTER:
+            for key, values in moves.get(port, {}).items():
+                base = counters.get(key, [0] * 8)
+                counters[key] = [b + v for b, v in zip(base, values, strict=True)]
+    rows = [
+        (port, q, state.counters[port]["tx_queue"][q], state.counters[port].get("tx_drop", [0] * 8)[q],
+         state.counters[port].get("ecn_marked", [0] * 8)[q])
+        for port in ports
+        for q in range(8)
+    ]  # fmt: skip
+    if platform == "eos":
+        return [
+            ("eos-show-qos-ecn-counters-queue", eos_ecn_counters_queue_json(rows)),
+            ("eos-show-interfaces-counters-queue", eos_counters_queue_json(rows)),
+            ("eos-show-pfc-counters-detail-json", eos_pfc_counters_detail_json(state)),
+            ("eos-show-pfc-watchdog-json", eos_pfc_watchdog_json(state)),
+        ]
+    if platform == "junos":
+        return [
+            ("junos-show-interfaces-queue", junos_interfaces_queue(rows, lossless_queue=PRIO)),
+            ("junos-show-interfaces-extensive", junos_pfc(state)),
+        ]
+    if platform == "sonic":
+        return [
+            ("sonic-show-pfc-counters", sonic_pfc_counters(state) + "\n"),
+            ("sonic-show-queue-counters", sonic_queue_counters(state)),
+        ]
+    return []  # NX-OS and Cumulus: nothing the incast checks read (their results say so)
+
+
+def _results(folder: Path) -> list[Result]:
+    return [r for r in judge(folder, Catalog(NAMES, {}, "test")).results if r.check in NAMES]
+
+
+def _rail(plan: list[RailIncast], platform: str, manifest: Manifest) -> RailIncast:
+    return next(r for r in plan if manifest.switches[r.receiver_port.switch].platform == platform)
+
+
+# (case, the fault, the failures it must give: check -> targets, built from the plan of a platform's rail)
+Targets = Callable[[list[RailIncast], Manifest], set[tuple[str, str]]]
+
+
+def _receiver_edges(check: str, platforms: tuple[str, ...]) -> Targets:
+    return lambda plan, m: {
+        (check, r.receiver_port.target)
+        for r in plan
+        if m.switches[r.receiver_port.switch].platform in platforms
+    }
+
+
+def _receivers(check: str) -> Targets:
+    return lambda plan, m: {(check, r.receiver_target) for r in plan}
+
+
+def _senders(check: str) -> Targets:
+    return lambda plan, m: {(check, s.target) for r in plan for s in r.senders}
+
+
+def _sender_edges(check: str, platforms: tuple[str, ...]) -> Targets:
+    return lambda plan, m: {
+        (check, p.target)
+        for r in plan
+        for p in r.path
+        if p.role == "sender-edge" and m.switches[p.switch].platform in platforms
+    }
+
+
+def _union(*parts: Targets) -> Targets:
+    return lambda plan, m: set().union(*(part(plan, m) for part in parts))
+
+
+CASES: list[tuple[str, Incast, Targets]] = [
+    ("good incast", Incast(), lambda plan, m: set()),
+    (
+        "ECN off: no marks, no CNPs, pauses only",
+        Incast(ecn_marks=0, ce_received=0, cnp_sent=0, cnp_handled=0, pauses=88_000),
+        _union(
+            _receiver_edges("incast_ecn_marks", ("eos", "junos")),
+            _receivers("incast_ecn_marks"),
+            _receivers("incast_cnp"),
+            _senders("incast_cnp"),
+        ),
+    ),
+    (
+        "PFC on the wrong priority",
+        Incast(pause_priority=4),
+        _sender_edges("incast_pfc_priority", ("eos", "junos", "sonic")),
+    ),
+    (
+        "lossless drops",
+        Incast(drops=4_211, out_of_sequence=377),
+        _union(
+            _receiver_edges("incast_lossless_drops", ("eos", "junos", "sonic")),
+            _receivers("incast_lossless_drops"),
+        ),
+    ),
+    ("PFC watchdog storm", Incast(watchdog_stuck=2), _receiver_edges("incast_pfc_watchdog", ("eos",))),
+    ("low bandwidth", Incast(sender_gbps=120.0), _receivers("incast_bandwidth")),
+]
+
+
+@pytest.mark.parametrize(("case", "fault", "failures"), CASES, ids=[c[0] for c in CASES])
+def test_incast_checks_fail_on_the_fault(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]], case: str, fault: Incast, failures: Targets
+) -> None:
+    manifest, plan = prod
+    results = _results(_artifacts(tmp_path, manifest, plan, fault))
+    failed = {(r.check, r.target) for r in results if r.status == Status.FAIL}
+    assert failed == failures(plan, manifest), case
+    assert not [r for r in results if r.status == Status.ERROR], case
+    for result in results:
+        if result.status == Status.FAIL:  # names the counter, its delta and the sign expected
+            assert any(sign in result.actual for sign in ("+", "Gb/s")), result
+            assert any(sign in result.expected for sign in ("> 0", "+0", ">=")), result
+    # Every OS without a counter for a question says so on the port, never passes it.
+    skipped = [r for r in results if r.status == Status.SKIPPED]
+    platforms = {manifest.switches[r.target.split(":")[0]].platform for r in skipped}
+    assert platforms == {"nxos", "cumulus", "sonic", "junos"}, case
+    assert all("no " in r.message or "per port" in r.message for r in skipped)
+
+
+def test_the_good_incast_is_judged_on_every_rail_and_counter(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]]
+) -> None:
+    manifest, plan = prod
+    results = _results(_artifacts(tmp_path, manifest, plan, Incast()))
+    passed = {(r.check, r.target) for r in results if r.status == Status.PASS}
+    assert _receivers("incast_cnp")(plan, manifest) | _senders("incast_cnp")(plan, manifest) <= passed
+    assert _receivers("incast_bandwidth")(plan, manifest) <= passed
+    eos = _rail(plan, "eos", manifest)
+    ecn = next(r for r in results if r.check == "incast_ecn_marks" and r.target == eos.receiver_port.target)
+    assert ecn.status == Status.PASS and "+52113" in ecn.actual
+    bandwidth = next(r for r in results if r.check == "incast_bandwidth" and r.target == eos.receiver_target)
+    assert "380.8 Gb/s summed over 2 senders" in bandwidth.actual
+
+
+@pytest.mark.parametrize(
+    ("case", "fault", "check", "message"),
+    [
+        ("perftest outside the lossless class", Incast(tclass=0), "incast_bandwidth", "traffic class 0"),
+        ("counters cleared during the stage", Incast(backwards=True), "incast_cnp", "went backwards"),
+    ],
+)
+def test_unusable_evidence_is_an_error_not_a_verdict(
+    tmp_path: Path,
+    prod: tuple[Manifest, list[RailIncast]],
+    case: str,
+    fault: Incast,
+    check: str,
+    message: str,
+) -> None:
+    manifest, plan = prod
+    results = _results(_artifacts(tmp_path, manifest, plan, fault))
+    errors = [r for r in results if r.status == Status.ERROR]
+    assert {r.check for r in errors} == {check}, case
+    assert len(errors) == len(plan) and all(message in r.message for r in errors), case
+
+
+def test_a_rail_too_small_to_congest_is_not_judged(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]]
+) -> None:
+    manifest, plan = prod
+    thin = [RailIncast(**{**vars(r), "senders": r.senders[:1]}) for r in plan]  # 1x: no queue builds
+    results = _results(_artifacts(tmp_path, manifest, thin, Incast(ecn_marks=0, ce_received=0, cnp_sent=0)))
+    for check in ("incast_ecn_marks", "incast_cnp"):
+        mine = [r for r in results if r.check == check]
+        assert {r.status for r in mine} == {Status.ERROR}
+        assert all("1.00x" in r.message and "under the 2x" in r.message for r in mine)
+
+
+def test_no_incast_stage_is_skipped_once_per_check(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]]
+) -> None:
+    manifest, _ = prod
+    manifest.write(tmp_path)
+    results = _results(tmp_path)
+    assert [(r.check, r.status) for r in results] == [(name, Status.SKIPPED) for name in NAMES]
+    assert all(PLAN_FILE in r.message for r in results)
+    assert set(NAMES) <= set(CHECKS)
+
+
+def test_a_damaged_plan_is_an_error(tmp_path: Path, prod: tuple[Manifest, list[RailIncast]]) -> None:
+    manifest, plan = prod
+    manifest.write(tmp_path)
+    document = plan_document(plan)
+    document["rails"][0]["senders"][0]["host"] = "../etc"
+    _write(tmp_path / PLAN_FILE, json.dumps(document))
+    results = _results(tmp_path)
+    assert {r.status for r in results} == {Status.ERROR}
+    assert all("not a safe host or NIC name" in r.message for r in results)
