@@ -1,9 +1,11 @@
 """`gpunet cabling -i INVENTORY --from-artifacts DIR`: the inventory's cabling judged from LLDP
 neighbour captures in an artifacts folder. Read-only: nothing is collected or touched.
 
-Files read (the artifacts layout of docs/validation.md), each `lldpctl -f json` output:
-    hosts/<host>/lldpctl-json.txt
-    switches/<switch>/<phase>/lldpctl-json.txt      phase: before (default) or after
+Files read (the artifacts layout of docs/validation.md):
+    hosts/<host>/lldpctl-json.txt                   lldpd's `lldpctl -f json`
+    switches/<switch>/<phase>/<tool>.txt            phase: before (default) or after
+where <tool> is the first found of the switch OS's LLDP captures (checks/cabling.py LLDP_TOOLS:
+EOS, NX-OS, Junos their own JSON, SONiC lldpctl-json or `show lldp table`, Cumulus lldpctl-json).
 A device whose folder holds `collection-error.txt` is named unreachable with its first line.
 
 Exit codes, as gpunet-validate's: 0 cabled as planned; 4 a finding; 3 otherwise, a capture missing
@@ -22,11 +24,11 @@ from typing import Any
 from gpunet.model.cli import add_inventory_arguments
 from gpunet.validate.cabling import Verdict, judge_cabling
 from gpunet.validate.capture_file import read_bytes
+from gpunet.validate.checks.cabling import HOST_TOOL, switch_tools
 from gpunet.validate.parsers import ParseError, parse
 
 EXIT_OK, EXIT_USAGE, EXIT_NOT_JUDGED, EXIT_FINDINGS = 0, 2, 3, 4
-TOOL = "lldpctl-json"
-FILE = f"{TOOL}.txt"
+FILE = f"{HOST_TOOL}.txt"
 PHASES = ("before", "after")
 
 
@@ -59,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--from-artifacts",
         required=True,
         metavar="DIR",
-        help=f"artifacts folder holding hosts/<host>/{FILE} and switches/<switch>/<phase>/{FILE}",
+        help=f"artifacts folder holding hosts/<host>/{FILE} and switches/<switch>/<phase>/<LLDP capture>.txt",
     )
     command.add_argument(
         "--phase", choices=PHASES, default="before", help="which switch captures (default before)"
@@ -87,7 +89,12 @@ def run(args: argparse.Namespace) -> int:
     fabric = result.fabric
     captures = [
         *(read_capture(folder, host, "host", f"hosts/{host}") for host in fabric.hosts),
-        *(read_capture(folder, name, "switch", f"switches/{name}/{args.phase}") for name in fabric.switches),
+        *(
+            read_capture(
+                folder, name, "switch", f"switches/{name}/{args.phase}", switch_tools(switch.platform)
+            )
+            for name, switch in fabric.switches.items()
+        ),
     ]
     verdict = judge_cabling(fabric, {capture.device: capture.parsed for capture in captures})
     code = exit_code(verdict, captures)
@@ -101,8 +108,14 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def read_capture(folder: str, device: str, kind: str, relative_folder: str) -> Capture:
-    relative = f"{relative_folder}/{FILE}"
+def read_capture(
+    folder: str, device: str, kind: str, relative_folder: str, tools: tuple[str, ...] = (HOST_TOOL,)
+) -> Capture:
+    """The first of `tools` whose file is there (else the first, named missing)."""
+    tool = next(
+        (t for t in tools if os.path.lexists(os.path.join(folder, relative_folder, f"{t}.txt"))), tools[0]
+    )
+    relative = f"{relative_folder}/{tool}.txt"
     error_file = os.path.join(folder, relative_folder, "collection-error.txt")
     if os.path.isfile(error_file):
         reason = _first_line(_read_text(error_file)) or "collection-error.txt is empty"
@@ -115,7 +128,7 @@ def read_capture(folder: str, device: str, kind: str, relative_folder: str) -> C
     except OSError as error:
         return Capture(device, kind, relative, "unreadable", error.strerror or str(error))
     try:
-        return Capture(device, kind, relative, "read", parsed=parse(TOOL, text))
+        return Capture(device, kind, relative, "read", parsed=parse(tool, text))
     except ParseError as error:
         return Capture(device, kind, relative, "unreadable", str(error))
 

@@ -197,3 +197,24 @@ def test_checks_selection_refused(selection: str, problem: str) -> None:
 def test_checks_names_select_only_them() -> None:
     assert load_selection("cabling").checks == ["cabling"]
     assert load_selection("cabling,ntp_offset").checks == ["cabling", "ntp_offset"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "statuses"),
+    [
+        ([("Ethernet0", "rail0"), ("Ethernet8", "rail1")], {RAIL0: "pass", RAIL1: "pass"}),
+        ([("Ethernet0", "rail1"), ("Ethernet8", "rail0")], {f"{RAIL0}<->{RAIL1}": "fail"}),
+    ],
+    ids=["planned", "swapped"],
+)
+def test_a_sonic_leaf_read_from_show_lldp_table(tmp_path: Path, rows, statuses: dict[str, str]) -> None:
+    """Without lldpctl-json, the SONiC leaf's `show lldp table` is read (checks/cabling.py LLDP_TOOLS)."""
+    from tests.unit.validate.test_lldp_switch_parsers import sonic_table
+
+    folder = folder_with(tmp_path, None, None)
+    leaf = folder / "switches" / "leaf01" / "before"
+    leaf.mkdir(parents=True)
+    table = sonic_table([(local, "gpu01", "b8:ce:f6:00:00:01", "", netdev) for local, netdev in rows])
+    (leaf / "sonic-show-lldp-table.txt").write_text(table)
+    found = {r.target: str(r.status) for r in judge(folder, load_selection("cabling")).results}
+    assert found == {"gpu01": "error", **statuses}

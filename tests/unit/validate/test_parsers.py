@@ -349,6 +349,18 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
         "neighbours",
         [],
     ),
+    # The switch OSes' LLDP commands: tests/unit/validate/test_lldp_switch_parsers.py.
+    ("eos-show-lldp-neighbors-detail-json", '{"lldpNeighbors": {}}', "neighbours", []),
+    ("nxos-show-lldp-neighbors-detail-json", "{}", "neighbours", []),
+    ("junos-show-lldp-neighbors-json", '{"lldp-neighbors-information": [{}]}', "neighbours", []),
+    (
+        "sonic-show-lldp-table",
+        "LocalPort  RemoteDevice  RemotePortID  Capability  RemotePortDescr\n"
+        "---------  ------------  ------------  ----------  ---------------\n"
+        "Total entries displayed:  0\n",
+        "neighbours",
+        [],
+    ),
 ]
 
 

@@ -25,12 +25,13 @@ HOST_TOOL = "lldpctl-json"
 PHASE = "before"  # the switches' captures before the traffic tests (links do not move meanwhile)
 # The LLDP capture each switch OS is read from, first found first: the OS's own command where its
 # layout is known (parsers/lldp_switch.py), lldpd's JSON where the OS runs lldpd (SONiC, Cumulus).
+# SONiC: lldpctl's JSON first (it carries the port id subtypes the table leaves out).
 LLDP_TOOLS: dict[str, tuple[str, ...]] = {
-    "sonic": ("lldpctl-json",),
+    "sonic": ("lldpctl-json", "sonic-show-lldp-table"),
     "cumulus": ("lldpctl-json",),
-    "eos": ("lldpctl-json",),
-    "nxos": ("lldpctl-json",),
-    "junos": ("lldpctl-json",),
+    "eos": ("eos-show-lldp-neighbors-detail-json", "lldpctl-json"),
+    "nxos": ("nxos-show-lldp-neighbors-detail-json", "lldpctl-json"),
+    "junos": ("junos-show-lldp-neighbors-json", "lldpctl-json"),
 }
 ALL_TOOLS = tuple(dict.fromkeys((HOST_TOOL, *(tool for tools in LLDP_TOOLS.values() for tool in tools))))
 

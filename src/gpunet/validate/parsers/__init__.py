@@ -29,6 +29,12 @@ from gpunet.validate.parsers.host_files import (
 from gpunet.validate.parsers.ibstat import parse_ibstat
 from gpunet.validate.parsers.ibv_devinfo import parse_ibv_devinfo
 from gpunet.validate.parsers.iperf3 import parse_iperf3
+from gpunet.validate.parsers.lldp_switch import (
+    parse_eos_lldp_neighbors_detail_json,
+    parse_junos_lldp_neighbors_json,
+    parse_nxos_lldp_neighbors_detail_json,
+    parse_sonic_show_lldp_table,
+)
 from gpunet.validate.parsers.lldpctl import parse_lldpctl_json
 from gpunet.validate.parsers.mlnx_qos import parse_mlnx_qos
 from gpunet.validate.parsers.nccl_tests import parse_nccl_tests
@@ -83,6 +89,11 @@ PARSERS: dict[str, Parser] = {
     "rdma-hw-counters": parse_rdma_hw_counters,
     # LLDP neighbours: hosts, SONiC and Cumulus run lldpd (read by `gpunet cabling`).
     "lldpctl-json": parse_lldpctl_json,
+    # The switch OSes' own LLDP commands, reduced to lldpctl-json's neighbour records.
+    "eos-show-lldp-neighbors-detail-json": parse_eos_lldp_neighbors_detail_json,
+    "nxos-show-lldp-neighbors-detail-json": parse_nxos_lldp_neighbors_detail_json,
+    "junos-show-lldp-neighbors-json": parse_junos_lldp_neighbors_json,
+    "sonic-show-lldp-table": parse_sonic_show_lldp_table,
     # Switch show commands, one per OS command.
     "sonic-show-pfc-counters": parse_show_pfc_counters,
     "sonic-show-pfc-priority": parse_show_pfc_priority,
