@@ -29,6 +29,7 @@ from typing import Any
 from gpunet.model.fabric import Fabric, GpuHost, Nic
 from gpunet.validate.collect_plan import PERFTEST_BASE_PORT
 from gpunet.validate.manifest import PATH_PART
+from gpunet.validate.thresholds import Thresholds
 
 INCAST = "incast"
 PLAN_FILE = "incast/plan.json"
@@ -162,6 +163,12 @@ def incast_plan(
             )
         )
     return plan
+
+
+def plan_for(fabric: Fabric, thresholds: Thresholds) -> list[RailIncast]:
+    """The plan with the catalog's incast thresholds (what the stage runs and the checks read)."""
+    senders = int(thresholds.incast_senders) if thresholds.incast_senders else None
+    return incast_plan(fabric, senders, int(thresholds.incast_seconds), thresholds.incast_oversubscription)
 
 
 def path_ports(fabric: Fabric, receiver: Nic, senders: list[Nic]) -> tuple[PathPort, ...]:
