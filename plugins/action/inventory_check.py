@@ -13,7 +13,8 @@ from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required impo
 try:
     from gpunet.model.check import check_raw
     from gpunet.model.check_reuse import CheckReuse
-    from gpunet.model.play_inventory import play_raw_inventory
+    from gpunet.model.errors import InventoryInvalidError
+    from gpunet.model.play_inventory import VaultPasswordMissing, play_raw_inventory_without_secrets
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
 else:
@@ -34,8 +35,18 @@ class ActionModule(ActionBase):
         result = super().run(tmp, task_vars)
         self.validate_argument_spec(argument_spec=ARGUMENTS)  # none: any argument is an error
         task_vars = task_vars or {}
-        raw = play_raw_inventory(task_vars, self._loader)
         result["changed"] = False
+        try:
+            # Without a vault password, as `gpunet inventory check`: vault files unread (the model
+            # reads no secret), unless the tags select a stage that reads them (then one line says so).
+            raw = play_raw_inventory_without_secrets(task_vars, self._loader, gate=True)
+        except VaultPasswordMissing as error:
+            return {**result, "failed": True, "msg": str(error)}
+        except InventoryInvalidError as invalid:
+            problems = [str(problem) for problem in invalid.problems]
+            return {**result, "failed": True, "problems": problems, "msg": _failed(problems)}
+        if raw.skipped_files:
+            result["skipped_vault_files"] = list(raw.skipped_files)  # no password given; not needed
         reuse = CheckReuse(raw)
         passed = reuse.passed()
         if passed is not None:  # this exact inventory passed before (check_reuse.py)
@@ -46,10 +57,12 @@ class ActionModule(ActionBase):
         result["problems"] = [str(problem) for problem in check.problems]
         if not check.ok or check.fabric is None:
             result["failed"] = True
-            result["msg"] = f"inventory check found {len(check.problems)} problem(s):\n" + "\n".join(
-                result["problems"]
-            )
+            result["msg"] = _failed(result["problems"])
             return result
         result["msg"] = check.fabric.summary()
         result["summary"] = check.as_dict()["summary"]
         return result
+
+
+def _failed(problems: list[str]) -> str:
+    return f"inventory check found {len(problems)} problem(s):\n" + "\n".join(problems)

@@ -10,14 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ansible.errors import AnsibleError
 from ansible.plugins.action import ActionBase
 from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
 try:
     from gpunet.model.errors import InventoryInvalidError, Problem
-    from gpunet.model.loader import load_inventory
-    from gpunet.model.play_inventory import play_raw_inventory
+    from gpunet.model.play_inventory import VaultPasswordMissing, play_raw_inventory_without_secrets
     from gpunet.project import intended_root
     from gpunet.render.intended import WriteReport
     from gpunet.render.manifest import RenderFolderError
@@ -48,16 +46,14 @@ class ActionModule(ActionBase):
         task_vars = task_vars or {}
         sources = task_vars.get("ansible_inventory_sources") or []
         try:
-            raw = play_raw_inventory(task_vars, self._loader)
-        except AnsibleError as error:
             # Without a vault password the play cannot read an encrypted vars file, though the
-            # render needs no secret: read the inventory as `gpunet render` does, vault unread.
-            if not _is_missing_vault_secret(error) or len(sources) != 1:
-                raise
-            try:
-                raw = load_inventory(sources[0])
-            except InventoryInvalidError as invalid:
-                return self._invalid(result, invalid.problems)
+            # render needs no secret: the inventory is then read as `gpunet render` reads it.
+            raw = play_raw_inventory_without_secrets(task_vars, self._loader)
+        except InventoryInvalidError as invalid:
+            return self._invalid(result, invalid.problems)
+        except VaultPasswordMissing as error:
+            result.update(failed=True, changed=False, msg=str(error))
+            return result
         try:
             # <project>/intended, found from the inventory as `gpunet render` does (gpunet.project)
             root = None if arguments["out_dir"] else intended_root(sources)
@@ -97,15 +93,6 @@ class ActionModule(ActionBase):
             + "\n".join(str(problem) for problem in problems),
         )
         return result
-
-
-def _is_missing_vault_secret(error: BaseException) -> bool:
-    seen: BaseException | None = error
-    while seen is not None:
-        if "no vault secrets" in str(getattr(seen, "message", "") or seen):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 def _result(report: WriteReport, *, check: bool) -> dict[str, Any]:

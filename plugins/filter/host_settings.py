@@ -9,11 +9,13 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
+from ansible.errors import AnsibleError, AnsibleFilterError
 from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import guarded_filters
 
 try:
     from gpunet.hosts import apt_sources, driver_boot, firewall, nccl_tests, published_versions, settings
     from gpunet.model.plain import to_plain
+    from gpunet.model.play_inventory import VAULT_HOW, is_missing_vault_secret
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
 else:
@@ -52,7 +54,15 @@ def nic_cable_lengths(nics: Any, fabric_value: Any, hostvars: Any) -> dict[str, 
     switch_ports = {}
     for switch in sorted({str(nic.get("switch", "")) for nic in plain_nics}):
         if switch and switch in hostvars:
-            switch_ports[switch] = to_plain(hostvars[switch].get("gpunet_ports") or [])
+            try:
+                switch_ports[switch] = to_plain(hostvars[switch].get("gpunet_ports") or [])
+            except AnsibleError as error:  # Ansible's generic "no vault secrets found" names nothing
+                if not is_missing_vault_secret(error):
+                    raise
+                raise AnsibleFilterError(
+                    f"no vault password for {switch}'s vault-encrypted variables, which reading its "
+                    f"gpunet_ports (the NICs' cable lengths) loads: {VAULT_HOW}"
+                ) from error
     return settings.nic_cable_lengths(to_plain(fabric_value), plain_nics, switch_ports)
 
 

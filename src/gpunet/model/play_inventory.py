@@ -74,3 +74,58 @@ def _model_vars(folder: FolderInventory, host: str, known_role_vars: frozenset[s
 def _from_hostvars(host: Mapping[str, Any], known_role_vars: frozenset[str]) -> dict[str, Any]:
     # Reading a hostvar templates it (and may decrypt vault): read only the keys the loaders read.
     return to_plain({key: host[key] for key in host if is_loaded_var(key, known_role_vars)})
+
+
+VAULT_HOW = "give it with --vault-password-file FILE or --ask-vault-pass (or set ANSIBLE_VAULT_PASSWORD_FILE)"
+
+
+class VaultPasswordMissing(Exception):
+    """The play cannot read vault-encrypted variables and what it runs needs them: one line."""
+
+
+def play_raw_inventory_without_secrets(
+    task_vars: Mapping[str, Any], loader: Any, *, gate: bool = False
+) -> RawInventory:
+    """play_raw_inventory; where the play has no vault password and cannot decrypt a vault file, its
+    single inventory source read as `gpunet render` reads it: vault files left unread and listed in
+    `skipped_files` (the model reads no secret).
+
+    Raises VaultPasswordMissing, one line naming the vault files and how to give the password, for
+    several inventory sources, and, with `gate` (the preflight, which runs first under any --tags),
+    whenever a vault file went unread: the plays after it need the secrets, even under
+    `--tags render` (Ansible checks every role's arguments whatever the tags select, and that reads
+    the switches' variables), and would otherwise stop with Ansible's "no vault secrets found",
+    which names no file. InventoryInvalidError as load_inventory raises it.
+    """
+    from ansible.errors import AnsibleError
+
+    from gpunet.model.loader import load_inventory
+
+    try:
+        return play_raw_inventory(task_vars, loader)
+    except AnsibleError as error:
+        if not is_missing_vault_secret(error):
+            raise
+    sources = [str(source) for source in task_vars.get("ansible_inventory_sources") or []]
+    if len(sources) != 1:
+        raise VaultPasswordMissing(
+            f"no vault password for the vault-encrypted variables of {', '.join(sources)}: {VAULT_HOW}"
+        )
+    raw = load_inventory(sources[0])
+    if gate and raw.skipped_files:
+        raise VaultPasswordMissing(
+            f"no vault password for {', '.join(raw.skipped_files)}, which the plays after the render "
+            f"read (under any --tags): {VAULT_HOW}; to render without it: ansible-playbook "
+            f"playbooks/render.yml (gpunet.fabric.render) or gpunet render"
+        )
+    return raw
+
+
+def is_missing_vault_secret(error: BaseException) -> bool:
+    """Ansible's "Attempting to decrypt but no vault secrets found", however deep it is wrapped."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if "no vault secrets" in str(getattr(seen, "message", "") or seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
