@@ -25,6 +25,7 @@ from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.interrupts import PushInterrupted, StopSignals, stop_signals
 from gpunet.netdev.jumphost import JumpHost
 from gpunet.netdev.pushlock import switch_lock
+from gpunet.netdev.readback import UNKNOWN, Holds, ReadBack
 from gpunet.netdev.remediation import Remediation, remediate
 from gpunet.netdev.session import open_session
 from gpunet.netdev.sonic_checks import check_buffer_model
@@ -133,52 +134,79 @@ def _run(
         raise PushError(name, f"{lost} before any change; running config untouched") from None
     except PushInterrupted as stop:
         raise PushError(name, f"stopped by {stop.signal_name} before any change") from None
+    check = ReadBack(strategy, switch.platform, running, intended)
     try:
         strategy.apply(remediation)
     except DeviceRejectedError as error:
         with signals.finishing():
-            _undo(strategy, name, error.reason)
+            _undo(strategy, check, name, error.reason)
     except SessionLost as lost:
         with signals.finishing():
-            _recover(strategy, name, str(lost))
+            _recover(strategy, check, name, str(lost))
     except PushInterrupted as stop:
-        # The session may be in the middle of a line or a commit: abandon it, as after a drop.
-        strategy.close()
         with signals.finishing():
-            _recover(strategy, name, f"stopped by {stop.signal_name} while applying")
+            _recover(strategy, check, name, f"stopped by {stop.signal_name} while applying")
     with signals.finishing():
-        _confirm_and_save(strategy, name)
+        notes = _confirm_and_save(strategy, check, name)
     if signals.pending:
         raise PushError(
             name, f"{signals.pending} arrived during the confirm; the push finished first", "committed"
         )
-    return PushResult(name, switch.platform, True, diff, backup, "committed, confirmed and saved")
+    message = "; ".join(["committed, confirmed and saved", *notes])
+    return PushResult(name, switch.platform, True, diff, backup, message)
 
 
-def _undo(strategy: CommitStrategy, name: str, reason: str) -> NoReturn:
+def _undo(strategy: CommitStrategy, check: ReadBack, name: str, reason: str) -> NoReturn:
     """After a rejected line, on the open session: put the previous config back, and say so."""
     try:
         strategy.undo()
     except (PushError, SessionLost, PushInterrupted) as again:
-        state = strategy.rollback_state() if strategy.self_rollback else "unknown"
+        state = strategy.rollback_state() if strategy.self_rollback else UNKNOWN
         raise PushError(
             name, f"{reason}; the undo failed too ({_why(again)}): read the switch", state
         ) from None
-    raise PushError(name, f"{reason}; previous config restored", "rolled back")
+    _report_restore(check, name, reason)
 
 
-def _recover(strategy: CommitStrategy, name: str, reason: str) -> NoReturn:
-    """After the session died or was abandoned: restore the previous config on a new one."""
+def _recover(strategy: CommitStrategy, check: ReadBack, name: str, reason: str) -> NoReturn:
+    """After the session died or was abandoned: learn what landed, then restore on a new session.
+
+    The old session is closed first and nothing else is sent on it. Where the commit (with its
+    timer) was sent, nothing is restored until a read-back says whether it landed: a restore sent
+    while a slow commit is still being carried out would race it."""
+    strategy.close()
+    if strategy.self_rollback and strategy.rollback_deadline is not None:
+        holds = check.holds()
+        if holds is Holds.PREVIOUS:  # not landed, or still landing: wait out its timer
+            holds = check.after_timer()
+            if holds is Holds.INTENT:  # it landed late, its timer started then
+                strategy.start_rollback_clock(strategy.options.confirm_timeout_s)
+        _quietly(strategy.recover)  # clean up the session/revision; the commit, if live, is left alone
+        if holds is Holds.INTENT:
+            message = f"{reason} after the commit was sent; it landed (read back), unconfirmed"
+            raise PushError(name, message, strategy.rollback_state())
+        if holds is Holds.PREVIOUS:
+            raise PushError(
+                name, f"{reason}; the commit did not stay (read back after its timer)", "rolled back"
+            )
+        message = f"{reason} after the commit was sent; the read-back found {holds.value}"
+        raise PushError(name, message, UNKNOWN)
     try:
         strategy.recover()
     except (PushError, SessionLost, PushInterrupted) as again:
-        state = "rolling back by itself" if strategy.self_rollback else "unknown"
+        state = "rolling back by itself" if strategy.self_rollback else UNKNOWN
         raise PushError(name, f"{reason}; recovery failed too ({_why(again)})", state) from None
-    if strategy.self_rollback and strategy.rollback_deadline is not None:
-        # The commit (with its timer) was sent: it may be live, and only its timer takes it back.
-        message = f"{reason} after the commit was sent; if it landed, the switch takes it back by itself"
-        raise PushError(name, message, strategy.rollback_state())
-    raise PushError(name, f"{reason}; previous config restored", "rolled back")
+    _report_restore(check, name, reason)
+
+
+def _report_restore(check: ReadBack, name: str, reason: str) -> NoReturn:
+    """A restore was sent: report what the read-back finds, not what the restore promised."""
+    holds = check.holds()
+    if holds is Holds.PREVIOUS:
+        raise PushError(name, f"{reason}; previous config restored (read back)", "rolled back")
+    if holds is Holds.INTENT:
+        raise PushError(name, f"{reason}; the restore did not take: the intent is live", "live unsaved")
+    raise PushError(name, f"{reason}; after the restore the read-back found {holds.value}", UNKNOWN)
 
 
 def _why(error: BaseException) -> str:
@@ -187,24 +215,26 @@ def _why(error: BaseException) -> str:
     return str(getattr(error, "reason", error))
 
 
-def _confirm_and_save(strategy: CommitStrategy, name: str) -> None:
-    """Confirm and save; a second stop signal during them says what may be left."""
+def _confirm_and_save(strategy: CommitStrategy, check: ReadBack, name: str) -> list[str]:
+    """Confirm and save; a second stop signal during them says what may be left. Returns notes
+    on lost replies the read-back settled."""
     try:
-        _confirm(strategy, name)
+        notes = _confirm(strategy, check, name)
     except PushInterrupted as stop:
         unconfirmed = strategy.rollback_state() if strategy.self_rollback else "live and unsaved"
         message = f"stopped by a second {stop.signal_name} while confirming; unless it landed: {unconfirmed}"
-        raise PushError(name, message, "unknown: read the switch") from None
+        raise PushError(name, message, UNKNOWN) from None
     try:
-        _save(strategy, name)
+        notes += _save(strategy, name)
     except PushInterrupted as stop:
         message = (
             f"stopped by a second {stop.signal_name} while saving; the intended config is live, confirmed"
         )
         raise PushError(name, message, "live unsaved") from None
+    return notes
 
 
-def _confirm(strategy: CommitStrategy, name: str) -> None:
+def _confirm(strategy: CommitStrategy, check: ReadBack, name: str) -> list[str]:
     """Confirm the live commit; a failure says what the switch holds now."""
     try:
         strategy.confirm()
@@ -216,33 +246,61 @@ def _confirm(strategy: CommitStrategy, name: str) -> None:
         raise PushError(name, f"{refused.reason}; the unconfirmed commit is live until then", state) from None
     except SessionLost as lost:
         if not strategy.self_rollback:
-            raise PushError(name, f"{lost} after the commit: read the switch", "unknown") from None
-        # The confirm may have landed or not; unconfirmed, it rolls back by itself at the deadline.
-        message = f"{lost} while confirming: if the confirm did not land, it is {strategy.rollback_state()}"
-        raise PushError(name, message, "unknown: read the switch") from None
+            raise PushError(name, f"{lost} after the commit: read the switch", UNKNOWN) from None
+        return _settle_lost_confirm(strategy, check, name, str(lost))
+    return []
 
 
-def _save(strategy: CommitStrategy, name: str) -> None:
-    """Save the confirmed config; a refused or lost save leaves it live and unsaved, never 'rolling
-    back' (the commit is confirmed)."""
+def _settle_lost_confirm(strategy: CommitStrategy, check: ReadBack, name: str, lost: str) -> list[str]:
+    """The confirm's reply was lost: it landed or not. Confirm again where that is harmless (Junos),
+    else wait out the timer; then the read-back says which. Confirmed: the push goes on to save."""
+    if strategy.reconfirm_safe:
+        with contextlib.suppress(PushError, SessionLost):
+            strategy.confirm()
+            if check.holds() is Holds.INTENT:
+                return [f"{lost} while confirming; confirmed again over a new session"]
+    holds = check.after_timer()
+    if holds is Holds.INTENT:
+        return [f"{lost} while confirming; it had landed (read back after the timer)"]
+    if holds is Holds.PREVIOUS:
+        message = f"{lost} while confirming; it did not land and the switch took the commit back (read back)"
+        raise PushError(name, message, "rolled back")
+    raise PushError(
+        name, f"{lost} while confirming; after the timer the read-back found {holds.value}", UNKNOWN
+    )
+
+
+def _save(strategy: CommitStrategy, name: str) -> list[str]:
+    """Save the confirmed config; a refused save leaves it live and unsaved, never 'rolling back'
+    (the commit is confirmed). A lost save is sent again over a new session: saving is idempotent."""
     try:
         strategy.save()
     except DeviceRejectedError as refused:
-        if refused.config_state != "unchanged":  # the strategy undid it and says so (SONiC)
-            raise
-        _quietly(strategy.discard_checkpoint)
-        message = (
-            f"{refused.reason}; the intended config is live and confirmed, not saved: save it or push again"
-        )
-        raise PushError(name, message, "live unsaved") from None
+        _refused_save(strategy, name, refused)
     except SessionLost as lost:
-        with contextlib.suppress(PushError, SessionLost):
+        strategy.close()
+        try:
             strategy.conn = strategy.reconnect()
-            strategy.discard_checkpoint()
-        message = (
-            f"{lost} while saving; the intended config is live and confirmed, the save may not have landed"
-        )
-        raise PushError(name, message, "live unsaved") from None
+            strategy.save()
+        except DeviceRejectedError as refused:
+            _refused_save(strategy, name, refused)
+        except (PushError, SessionLost) as again:
+            _quietly(strategy.discard_checkpoint)
+            message = (
+                f"{lost} while saving, and saving again failed ({_why(again)}); the intended config is "
+                "live and confirmed, the first save may have landed"
+            )
+            raise PushError(name, message, "live unsaved") from None
+        return [f"{lost} while saving; saved again over a new session"]
+    return []
+
+
+def _refused_save(strategy: CommitStrategy, name: str, refused: DeviceRejectedError) -> NoReturn:
+    if refused.config_state != "unchanged":  # the strategy undid it and says so (SONiC)
+        raise refused
+    _quietly(strategy.discard_checkpoint)
+    message = f"{refused.reason}; the intended config is live and confirmed, not saved: save it or push again"
+    raise PushError(name, message, "live unsaved") from None
 
 
 def plan_remediation(switch: Switch, running: str, intended: str) -> Remediation:

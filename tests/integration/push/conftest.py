@@ -60,7 +60,7 @@ def start(fleet, prod_fabric, rendered):
     def starter(platform: str, **faults) -> Target:
         name = SWITCH_OF_PLATFORM[platform]
         model = prod_fabric.switches[name]
-        options = SimOptions(username="netops", password=PASSWORD, minute_seconds=2, **faults)
+        options = SimOptions(**{"username": "netops", "password": PASSWORD, "minute_seconds": 2, **faults})
         ports = [p.name for p in model.ports]
         sim = fleet.start(
             platform, name, options=options, ports=ports, model=model.model, os_version=model.os_version

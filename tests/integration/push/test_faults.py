@@ -1,6 +1,8 @@
-"""The push's report under a session cut at each step, against the simulator (real SSH): the
-command was carried out and its reply never came back (`--drop-at`). The reported state must be
-what the switch holds, and nothing of the push may be left on it."""
+"""The push's report under a fault at each step, against the simulator (real SSH). Either the
+session is cut once a command was carried out, its reply lost (`drop_at`), or a command is held
+longer than the push waits (`slow_at`), so the push moves on while the switch still carries it
+out. The reported state must be what the switch holds (read back), the switch must end as the
+report says, and nothing of the push may be left on it."""
 
 from __future__ import annotations
 
@@ -12,37 +14,69 @@ import pytest
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import push_switch
 from gpunet.netdev.strategies import PushOptions
-from tests.integration.push.test_interrupts import CONFIRM_S, leftovers, wait_for
+from tests.integration.push.test_interrupts import leftovers, wait_for
 from tests.integration.push.test_push import connection, missing_from, running, startup
 
-# netmiko notices a cut session only at its read timeout: keep it short here.
-OPTIONS = PushOptions(confirm_timeout_s=CONFIRM_S, command_timeout_s=4)
+# netmiko notices a cut session only at its read timeout: keep it short here, and the commit timer
+# long enough that the read-back after a cut at the commit finds it still running.
+CONFIRM_S = 4  # Junos: its 1 minute, simulated as long
+OPTIONS = PushOptions(confirm_timeout_s=CONFIRM_S, command_timeout_s=1.5)
+# Longer than the push waits for one command; a slow commit lands this late and its timer then
+# runs past the push's read-back at its own deadline plus ReadBack.after_timer's 2 s margin.
+SLOW_S = 3.5
 
-# (platform, the command whose reply is lost, the state the push must report)
 TIMER = r"rolling back by itself at \d\d:\d\d:\d\d UTC"
-CUT_AT = [
-    # The commit landed with its timer: it is live and unconfirmed, and the timer takes it back.
-    ("eos", r"^commit timer ", TIMER),
-    ("cumulus", r"^nv config apply --confirm \d+s", TIMER),
-    ("junos", r"^commit confirmed ", TIMER),
-    # The patch landed; no timer: the push rolls back to its checkpoint on a new session.
-    ("sonic", r"config apply-patch ", "rolled back"),
-    # The save may have landed or not: the intent is live and confirmed either way.
-    ("nxos", r"^copy running-config startup-config$", "live unsaved"),
-    ("eos", r"^write memory$", "live unsaved"),
-    ("cumulus", r"^nv config save$", "live unsaved"),
-    ("sonic", r"config save -y$", "live unsaved"),
+SAVED = "committed and saved"  # the push returned: confirmed and saved
+# The commands each OS commits, confirms and saves with.
+COMMIT = {
+    "nxos": r"^end$",  # typed lines are live at once: the last command of the change
+    "eos": r"^commit timer ",
+    "cumulus": r"^nv config apply --confirm \d+s",
+    "sonic": r"config apply-patch ",
+    "junos": r"^commit confirmed ",
+}
+CONFIRM = {
+    "eos": r"^configure session \S+ commit$",
+    "cumulus": r"^nv config apply --confirm-yes",
+    "junos": r"^commit$",
+}
+SAVE = {
+    "nxos": r"^copy running-config startup-config$",
+    "eos": r"^write memory$",
+    "cumulus": r"^nv config save$",
+    "sonic": r"config save -y$",
+}
+
+# (platform, fault, the state the push must report, what the switch must end with)
+CASES = [
+    # Cut at the commit: where it carries a timer, the commit is live and unconfirmed until then;
+    # elsewhere the push restores its checkpoint on a new session.
+    *[(p, {"drop_at": COMMIT[p]}, TIMER if p in CONFIRM else "rolled back", "previous") for p in COMMIT],
+    # Cut at the confirm: it landed; the read-back (or a second confirm on Junos) says so, and the
+    # push goes on to save.
+    *[(p, {"drop_at": command}, SAVED, "intent saved") for p, command in CONFIRM.items()],
+    # Cut at the save: saving again over a new session is harmless.
+    *[(p, {"drop_at": command}, SAVED, "intent saved") for p, command in SAVE.items()],
+    # A commit slower than the push waits: nothing is restored while it may still land. It lands,
+    # with its timer; SONiC's patch has none, and its rollback waits for the patch to end.
+    ("eos", {"slow_at": COMMIT["eos"]}, TIMER, "previous"),
+    ("cumulus", {"slow_at": COMMIT["cumulus"]}, TIMER, "previous"),
+    ("sonic", {"slow_at": COMMIT["sonic"]}, "rolled back", "previous"),
 ]
 
 
-@pytest.mark.parametrize(("platform", "command", "expected"), CUT_AT, ids=lambda v: re.sub(r"\W+", "-", v))
-def test_a_cut_after_a_command_is_reported_as_what_the_switch_holds(
-    fleet, start, backups, platform, command, expected
-):
-    target = start(platform, drop_at=command)
+def _id(value: object) -> str:
+    if isinstance(value, dict):
+        return "-".join(f"{k}:{v}" for k, v in value.items())
+    return re.sub(r"\W+", "-", str(value)).strip("-")
+
+
+@pytest.mark.parametrize(("platform", "fault", "expected", "end"), CASES, ids=_id)
+def test_a_fault_is_reported_as_what_the_switch_holds(fleet, start, backups, platform, fault, expected, end):
+    target = start(platform, **fault, slow_s=SLOW_S, minute_seconds=CONFIRM_S)  # Junos: one minute
     before = running(fleet, target)
     saved = startup(fleet, target)
-    with pytest.raises(PushError) as caught:
+    try:
         push_switch(
             target.switch,
             target.intended,
@@ -51,15 +85,19 @@ def test_a_cut_after_a_command_is_reported_as_what_the_switch_holds(
             backup_root=backups,
             options=OPTIONS,
         )
-    state = caught.value.config_state
-    assert re.fullmatch(expected, state), str(caught.value)
-    assert fleet.call(lambda: [e for e in target.sim.state.history if e["event"] == "session-dropped"])
-    if expected == "live unsaved":
-        assert missing_from(running(fleet, target), target.intended, platform) == []
-        time.sleep(CONFIRM_S + 1)  # it was confirmed: no timer takes it back
-        assert missing_from(running(fleet, target), target.intended, platform) == []
-    else:
-        wait_for(lambda: running(fleet, target) == before, CONFIRM_S + 5)
+        state, message = SAVED, "returned"
+    except PushError as error:
+        state, message = error.config_state, str(error)
+    assert re.fullmatch(expected, state), message
+    fired = "slow" if "slow_at" in fault else "session-dropped"
+    assert fired in fleet.call(lambda: [e["event"] for e in target.sim.state.history])
+    if end == "previous":
+        wait_for(lambda: running(fleet, target) == before, CONFIRM_S + SLOW_S + 3)
         assert running(fleet, target) == before
         assert startup(fleet, target) == saved
+    else:
+        time.sleep(CONFIRM_S + 1)  # confirmed: no timer takes it back
+        assert missing_from(running(fleet, target), target.intended, platform) == []
+        if platform != "junos":  # a Junos commit is its saved config
+            assert missing_from(startup(fleet, target), target.intended, platform) == []
     assert leftovers(fleet, target) == {}

@@ -44,6 +44,8 @@ class CommitStrategy(ABC):
     error_pattern = re.compile(r"^%", re.M)
     # True where the OS rolls back by itself unless confirmed (commit confirmed / commit timer).
     self_rollback = False
+    # True where sending the confirm a second time is harmless (a lost reply is settled by resending).
+    reconfirm_safe = False
 
     def __init__(self, switch: str, connect: Callable[[], BaseConnection], options: PushOptions) -> None:
         self.switch = switch

@@ -17,6 +17,11 @@ class CommitConfirmed(CommitStrategy):
     name = "commit_confirmed"
     error_pattern = re.compile(r"^(syntax error|error:|unknown command|missing argument)", re.M)
     self_rollback = True
+    # A plain `commit` confirms a pending `commit confirmed`, and commits nothing once it is
+    # confirmed (Juniper, NETCONF <commit> reference: "To commit the configuration immediately and
+    # permanently after emitting the <confirmed/> tag, emit the empty <commit/> tag",
+    # https://juniper.net/documentation/en_US/junos13.2/topics/reference/tag-summary/netconf-commit.html).
+    reconfirm_safe = True
 
     def reason(self, output: str) -> str:
         """A failed commit names each refused statement under its `[edit ...]` path before the

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 
 from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.remediation import Remediation
@@ -81,12 +82,24 @@ class ConfigCheckpointRollback(CommitStrategy):
 
     def recover(self) -> None:
         self.conn = self.reconnect()
+        self.wait_for_lost_patch()
         # The old session may have died before its own `rm -f` of the patch file.
         self.send(f"rm -f {self.patch_file}", check=False)
         # Harmless when the patch never ran: the checkpoint holds the config from before the push.
         self.restore_pfcwd(check=False)
         self.send(f"sudo config rollback {self.options.tag}", check=False)
         self.discard_checkpoint()
+
+    def wait_for_lost_patch(self) -> None:
+        """A lost `apply-patch` may still be running: a rollback now would race it, and GCU takes no
+        lock of its own (sonic-utilities 691b1bb generic_config_updater/generic_updater.py: ConfigLock
+        is a TODO). Wait until no process runs this push's patch file (`pgrep -f`, procps)."""
+        deadline = time.monotonic() + self.options.command_timeout_s * 3
+        while self.send(f"pgrep -f 'config apply-patch {self.patch_file}'", check=False).strip():
+            if time.monotonic() > deadline:
+                reason = "the lost apply-patch is still running: nothing restored, read the switch"
+                raise PushError(self.switch, reason, "unknown: read the switch")
+            time.sleep(1)
 
     def restore_pfcwd(self, *, check: bool = True) -> None:
         """PFC_WD back to the checkpoint's, so the rollback's diff leaves PFC_WD alone."""
