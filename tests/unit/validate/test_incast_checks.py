@@ -38,6 +38,7 @@ from gpunet.validate.judge import judge
 from gpunet.validate.manifest import Manifest, build_manifest
 from gpunet.validate.results import Result, Status
 from tests.conftest import REPO_ROOT
+from tests.unit.validate.test_sonic_wred_parser import wredstat
 
 NAMES = [check.name for check in INCAST_CHECKS]
 PRIO = 3
@@ -209,7 +210,13 @@ def _switch_captures(
             ("junos-show-interfaces-extensive", junos_pfc(state)),
         ]
     if platform == "sonic":
+        marks = {port: state.counters[port].get("ecn_marked", [0] * 8) for port in ports}
+        wred = {
+            port: [(f"UC{q}", "0", "0", str(m[q]), str(m[q] * 1078)) for q in range(8)]
+            for port, m in marks.items()
+        }
         return [
+            ("sonic-show-queue-wredcounters", wredstat(wred)),
             ("sonic-show-pfc-counters", sonic_pfc_counters(state) + "\n"),
             ("sonic-show-queue-counters", sonic_queue_counters(state)),
         ]
@@ -263,7 +270,7 @@ CASES: list[tuple[str, Incast, Targets]] = [
         "ECN off: no marks, no CNPs, pauses only",
         Incast(ecn_marks=0, ce_received=0, cnp_sent=0, cnp_handled=0, pauses=88_000),
         _union(
-            _receiver_edges("incast_ecn_marks", ("eos", "junos")),
+            _receiver_edges("incast_ecn_marks", ("eos", "junos", "sonic")),
             _receivers("incast_ecn_marks"),
             _receivers("incast_cnp"),
             _senders("incast_cnp"),

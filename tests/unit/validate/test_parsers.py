@@ -337,6 +337,15 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
         "devices.mlx5_0.1.np_cnp_sent",
         4711,
     ),
+    # The whole table: tests/unit/validate/test_sonic_wred_parser.py.
+    (
+        "sonic-show-queue-wredcounters",
+        "     Port    TxQ    WredDrp/pkts    WredDrp/bytes    EcnMarked/pkts    EcnMarked/bytes\n"
+        "---------  -----  --------------  ---------------  ----------------  -----------------\n"
+        "Ethernet0    UC3               0                0                17              18326\n",
+        "queues.0.ecn_marked_pkts",
+        17,
+    ),
     # The switch OSes' LLDP commands: tests/unit/validate/test_lldp_switch_parsers.py.
     ("eos-show-lldp-neighbors-detail-json", '{"lldpNeighbors": {}}', "neighbours", []),
     ("nxos-show-lldp-neighbors-detail-json", "{}", "neighbours", []),

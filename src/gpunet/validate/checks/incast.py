@@ -43,7 +43,6 @@ PLAN_MAX_BYTES = 16 * 1024 * 1024
 
 # Where each OS's counter is missing: the reason a port's result is skipped.
 _NO_ECN_COUNTER = {
-    "sonic": "no parser for `show queue wredcounters` (EcnMarked/pkts per queue, sonic-utilities wredstat)",
     "nxos": "no collected NX-OS command with per-queue ECN-marked counts",
     "cumulus": "no collected NVUE command with per-queue ECN-marked counts",
 }
@@ -161,7 +160,12 @@ class IncastEcnMarks(_IncastCheck):
     description = (
         "The receiver's leaf port ECN-marked the lossless queue during the incast, and the NIC saw CE marks"
     )
-    commands = (HW_COUNTERS, "eos-show-qos-ecn-counters-queue", "junos-show-interfaces-queue")
+    commands = (
+        HW_COUNTERS,
+        "eos-show-qos-ecn-counters-queue",
+        "junos-show-interfaces-queue",
+        "sonic-show-queue-wredcounters",
+    )
 
     def judge(self, rail: RailIncast) -> Iterator[Result]:
         queue = self.manifest.lossless_priority
@@ -171,10 +175,11 @@ class IncastEcnMarks(_IncastCheck):
             yield problem
             return
         platform = self.platform(port)
-        if platform in ("eos", "junos"):
-            tool = "eos-show-qos-ecn-counters-queue" if platform == "eos" else "junos-show-interfaces-queue"
+        if platform in _ECN_TOOLS:
             try:
-                before, after = (per_queue(parsed, "ecn") for parsed in self.switch_phases(port, tool))
+                before, after = (
+                    _ecn_marks(platform, parsed) for parsed in self.switch_phases(port, _ECN_TOOLS[platform])
+                )
             except InputError as error:
                 yield self.error(port.target, expected, str(error))
             else:
@@ -201,6 +206,25 @@ class IncastEcnMarks(_IncastCheck):
         self.measure(rail.receiver_target, "incast_np_ecn_marked_roce_packets", marks)
         actual = f"np_ecn_marked_roce_packets {_signed(marks)}"
         yield self.result(rail.receiver_target, marks > 0, nic_expected, actual)
+
+
+# The command whose per-queue ECN-marked count proves the receiver's leaf port marked.
+_ECN_TOOLS = {
+    "eos": "eos-show-qos-ecn-counters-queue",
+    "junos": "junos-show-interfaces-queue",
+    "sonic": "sonic-show-queue-wredcounters",
+}
+
+
+def _ecn_marks(platform: str, parsed: dict[str, Any]) -> dict[tuple[str, int], int | None]:
+    """(port, queue) -> ECN-marked packets; SONiC's unicast queues only (UC<n>)."""
+    if platform != "sonic":
+        return per_queue(parsed, "ecn")
+    return {
+        (row["port"], int(row["queue"][2:])): row["ecn_marked_pkts"]
+        for row in parsed["queues"]
+        if row["queue"].startswith("UC")
+    }
 
 
 class IncastCnp(_IncastCheck):

@@ -53,6 +53,7 @@ from gpunet.validate.parsers.sonic import (
     parse_show_pfc_priority,
     parse_show_queue_counters,
 )
+from gpunet.validate.parsers.sonic_wred import parse_show_queue_wredcounters
 from gpunet.validate.parsers.switch_pfc import (
     parse_cumulus_pfc_stats,
     parse_eos_pfc_counters_detail_json,
@@ -99,6 +100,7 @@ PARSERS: dict[str, Parser] = {
     "sonic-show-pfc-priority": parse_show_pfc_priority,
     "sonic-show-queue-counters": parse_show_queue_counters,
     "sonic-show-ecn": parse_show_ecn,
+    "sonic-show-queue-wredcounters": parse_show_queue_wredcounters,
     "cumulus-nv-show-qos-roce": parse_nv_show_qos_roce,
     "cumulus-nv-show-pfc-stats": parse_cumulus_pfc_stats,
     "nxos-show-interface-pfc": parse_nxos_show_interface_pfc,
