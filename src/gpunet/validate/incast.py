@@ -235,11 +235,15 @@ def plan_from_document(document: Any) -> list[RailIncast]:
         except (TypeError, KeyError) as error:
             raise PlanError(f"rails[{index}]: {error}") from None
         found = plan[-1]
+        numbers = [found.rail, found.receiver_gbps, found.seconds, found.qps]
+        numbers += [n for s in found.senders for n in (s.gbps, s.port)]
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+            raise PlanError(f"rails[{index}]: rail, line rates, seconds, QPs and ports must be integers")
         if not found.path or not found.senders or found.receiver_gbps <= 0:
             raise PlanError(f"rails[{index}]: no senders, no path or no receiver line rate")
         # Capture paths are built from these names: each must stay one path part.
         names = [found.receiver, found.receiver_nic] + [n for s in found.senders for n in (s.host, s.nic)]
         unsafe = next((n for n in names if not isinstance(n, str) or not PATH_PART.fullmatch(n)), None)
-        if unsafe is not None or not isinstance(found.rail, int):
+        if unsafe is not None:
             raise PlanError(f"rails[{index}]: {unsafe!r} is not a safe host or NIC name")
     return plan

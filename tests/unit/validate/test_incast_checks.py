@@ -374,12 +374,43 @@ def test_no_incast_stage_is_skipped_once_per_check(
     assert set(NAMES) <= set(CHECKS)
 
 
-def test_a_damaged_plan_is_an_error(tmp_path: Path, prod: tuple[Manifest, list[RailIncast]]) -> None:
+def _sender(document: dict, key: str, value: object) -> None:
+    document["rails"][0]["senders"][0][key] = value
+
+
+@pytest.mark.parametrize(
+    ("case", "damage", "message"),
+    [
+        ("a name leading out", lambda d: _sender(d, "host", "../etc"), "not a safe host or NIC name"),
+        ("a port as text", lambda d: _sender(d, "port", "18515"), "must be integers"),
+        ("a sender without its NIC", lambda d: d["rails"][0]["senders"][0].pop("nic"), "rails[0]"),
+        ("no senders", lambda d: d["rails"][0].update(senders=[]), "no senders"),
+        ("another version", lambda d: d.update(version=2), "version 1"),
+        ("a switch the manifest lacks", lambda d: d["rails"][0]["path"][0].update(switch="leaf99"), "leaf99"),
+    ],
+)
+def test_a_damaged_plan_is_an_error(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]], case: str, damage, message: str
+) -> None:
     manifest, plan = prod
     manifest.write(tmp_path)
     document = plan_document(plan)
-    document["rails"][0]["senders"][0]["host"] = "../etc"
+    damage(document)
     _write(tmp_path / PLAN_FILE, json.dumps(document))
     results = _results(tmp_path)
+    assert [(r.check, r.status) for r in results] == [(name, Status.ERROR) for name in NAMES], case
+    assert all(message in r.message for r in results), (case, results[0].message)
+
+
+def test_a_plan_folder_leading_out_is_not_read(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]]
+) -> None:
+    manifest, plan = prod
+    outside = tmp_path / "elsewhere"
+    _write(outside / "plan.json", json.dumps(plan_document(plan)))
+    folder = tmp_path / "artifacts"
+    manifest.write(folder)
+    (folder / "incast").symlink_to(outside)
+    results = _results(folder)
     assert {r.status for r in results} == {Status.ERROR}
-    assert all("not a safe host or NIC name" in r.message for r in results)
+    assert all("leads out of the artifacts folder" in r.message for r in results)

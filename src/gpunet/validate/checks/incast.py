@@ -76,6 +76,11 @@ class _IncastCheck(Check):
             why = f"no incast stage in this run ({PLAN_FILE} was not collected)"
             yield Result(self.name, "incast", Status.SKIPPED, self.description, "not run", why, "incast")
             return
+        unknown = sorted({p.switch for rail in plan for p in rail.path} - set(self.manifest.switches))
+        if unknown:
+            why = f"{PLAN_FILE}: switch(es) {', '.join(unknown)} on the path are not in the manifest"
+            yield Result(self.name, "incast", Status.ERROR, self.description, "no plan", why, "incast")
+            return
         for rail in plan:
             yield from self.judge(rail)
 
@@ -136,7 +141,12 @@ class _IncastCheck(Check):
 
 def read_plan(root: Any) -> list[RailIncast] | None:
     """The stage's plan from the artifacts folder; None where the stage did not run."""
+    folder = os.path.realpath(os.fspath(root))
     path = os.path.join(os.fspath(root), PLAN_FILE)
+    if os.path.lexists(os.path.dirname(path)) and not os.path.realpath(os.path.dirname(path)).startswith(
+        folder + os.sep
+    ):
+        raise InputError(f"{PLAN_FILE}: incast/ leads out of the artifacts folder: not read")
     try:
         data = read_bytes(path, PLAN_MAX_BYTES)
     except FileNotFoundError:
