@@ -10,7 +10,7 @@ description:
     Git, to one switch over SSH with netmiko, using the platform's commit strategy from gpunet's
     platform registry. NX-OS checkpoint and atomic rollback; EOS configuration session with
     C(commit timer); Cumulus NVUE C(nv config apply --confirm); SONiC C(config checkpoint) and one
-    atomic C(config apply-patch); Junos C(configure private) and C(commit confirmed).
+    atomic C(config apply-patch); Junos C(configure exclusive) and C(commit confirmed).
   - After a timed commit the change is confirmed over a new SSH session, so a change that cuts
     management access rolls itself back. On NX-OS and SONiC (no timer) reachability is proved over a
     new session, and the change is rolled back through the open one when that fails.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -101,3 +102,17 @@ def test_a_fault_is_reported_as_what_the_switch_holds(fleet, start, backups, pla
         if platform != "junos":  # a Junos commit is its saved config
             assert missing_from(startup(fleet, target), target.intended, platform) == []
     assert leftovers(fleet, target) == {}
+
+
+def test_a_junos_configuration_locked_by_another_session_is_left_unchanged(fleet, start, backups):
+    """`configure exclusive` held by someone else: the push changes nothing and says who holds it."""
+    target = start("junos")
+    holder = SimpleNamespace(username="operator")  # a session the simulator sees in exclusive mode
+    fleet.call(lambda: target.sim.__dict__.__setitem__("junos_exclusive", holder))
+    before = running(fleet, target)
+    with pytest.raises(PushError) as caught:
+        push_switch(target.switch, target.intended, connection(), check_mode=False, backup_root=backups)
+    assert caught.value.config_state == "unchanged"
+    assert "locked by" in str(caught.value) and "operator" in str(caught.value)
+    assert running(fleet, target) == before
+    assert fleet.call(lambda: target.sim.__dict__.get("junos_exclusive")) is holder  # not taken from them

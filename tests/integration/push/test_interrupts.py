@@ -70,6 +70,7 @@ def leftovers(fleet, target) -> dict[str, object]:  # type: ignore[no-untyped-de
             "eos sessions": dict(sim.__dict__.get("eos_sessions", {})),
             "staged NVUE revision": sim.__dict__.get("nvue_pending"),
             "files": {path for path in sim.__dict__.get("sonic_files", {}) if "gpunet" in path},
+            "Junos exclusive lock": sim.__dict__.get("junos_exclusive"),
         }
         return {what: value for what, value in found.items() if value}
 

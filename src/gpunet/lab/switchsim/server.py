@@ -93,6 +93,8 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
         return
     except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, BrokenPipeError, ConnectionError):
         pass
+    finally:
+        session.end()
     process.exit(0)
 
 

@@ -1,12 +1,21 @@
-"""Junos: private candidate, the remediation (`delete`, `set`) by `load set terminal`,
-`commit confirmed`, then `commit` from a new session. Junos reports each bad line of a load by its number."""
+"""Junos: `configure exclusive`, the remediation (`delete`, `set`) by `load set terminal`,
+`commit confirmed`, then `commit` from a new session. Junos reports each bad line of a load by its number.
+
+Exclusive, not private: Junos refuses `commit confirmed` in `configure private` ("You cannot issue
+the commit confirmed command when you are in configure private mode", Junos CLI User Guide, "Using
+the configure private Command",
+http://www.juniper.net/techpubs/software/junos/junos85/swconfig85-cli/id-10668534.html), and the
+exclusive lock keeps every other session from committing while the push runs; its uncommitted
+changes go when the session leaves or dies ("Forms of the configure Command",
+https://www.juniper.net/documentation/us/en/software/junos/cli/topics/topic-map/configure-command.html).
+"""
 
 from __future__ import annotations
 
 import math
 import re
 
-from gpunet.netdev.errors import DeviceRejectedError
+from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.remediation import Remediation
 from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
 
@@ -37,7 +46,7 @@ class CommitConfirmed(CommitStrategy):
         return self.send("show configuration | display set").strip()
 
     def apply(self, remediation: Remediation) -> None:
-        self.send("configure private")
+        self.lock()
         self.load_set("\n".join(remediation.commands))
         minutes = max(1, math.ceil(self.options.confirm_timeout_s / 60))
         # The clock starts before the commit is sent (cut during it, the commit may have landed) and
@@ -46,6 +55,15 @@ class CommitConfirmed(CommitStrategy):
         self.send(f"commit confirmed {minutes}")
         self.start_rollback_clock(minutes * 60)
         self.send("exit configuration-mode", check=False)
+
+    def lock(self) -> None:
+        """`configure exclusive`; held by someone else, nothing was changed: `unchanged`, with who
+        holds it (the line after Junos's error names the user, terminal and pid)."""
+        output = self.send("configure exclusive", check=False)
+        if self.error_pattern.search(output):
+            said = " ".join(line.strip() for line in output.splitlines() if line.strip())
+            reason = f"the switch refused 'configure exclusive' ({said}): the configuration is locked"
+            raise PushError(self.switch, reason, "unchanged")
 
     def load_set(self, intended: str) -> None:
         """`load set terminal`; Junos names each bad line (`terminal:<n>:...`): errors pin to lines."""
@@ -63,7 +81,7 @@ class CommitConfirmed(CommitStrategy):
     def confirm(self) -> None:
         session = require_new_session(self, self.rollback_state())
         try:
-            self.send("configure private", conn=session)
+            self.send("configure exclusive", conn=session)
             self.send("commit", conn=session)
             self.send("exit configuration-mode", conn=session, check=False)
         finally:
@@ -77,4 +95,4 @@ class CommitConfirmed(CommitStrategy):
         self.send("exit configuration-mode", check=False)
 
     def recover(self) -> None:
-        """A private candidate is discarded when its session ends: the running config is untouched."""
+        """An exclusive session's uncommitted changes go when it ends: the running config is untouched."""

@@ -28,6 +28,9 @@ class Personality(ABC):
     def banner(self) -> str:
         return self.banner_text
 
+    def end(self) -> None:  # noqa: B027 - most OSes free nothing of their own
+        """The SSH session ended, closed or cut: free what the OS ties to a session (a lock)."""
+
     @abstractmethod
     def prompt(self) -> str: ...
 

@@ -1,4 +1,5 @@
-"""Juniper Junos personality: private candidate, `show | compare`, commit confirmed, rollback 0.
+"""Juniper Junos personality: private, shared and exclusive candidates, `show | compare`, commit
+confirmed, rollback 0.
 
 LAB EQUIPMENT, modelled on the Junos CLI as documented by Juniper. The configuration is kept in
 `set` form.
@@ -23,6 +24,21 @@ from gpunet.lab.switchsim.personalities.showpfc import (
     junos_pfc,
 )
 
+# `configure exclusive` locks the configuration: others may enter configuration mode but cannot
+# commit, and the holder's uncommitted changes go when it leaves (Juniper CLI User Guide, "Forms of
+# the configure Command", https://www.juniper.net/documentation/us/en/software/junos/cli/topics/
+# topic-map/configure-command.html). The holder is shown as that page shows configuration users;
+# the `error:` line around it is assumed, not captured from a device.
+LOCKED = (
+    "error: configuration database locked by:\n"
+    "  {user} terminal p1 (pid 4242) on since 2026-12-03 10:00:00 UTC\n      exclusive [edit]"
+)
+# "You cannot issue the commit confirmed command when you are in configure private mode" (Junos 8.5
+# CLI User Guide, "Using the configure private Command",
+# http://www.juniper.net/techpubs/software/junos/junos85/swconfig85-cli/id-10668534.html). The
+# error's wording is assumed.
+PRIVATE_NO_CONFIRMED = "error: commit confirmed is not supported in configure private mode"
+
 
 class JunosPersonality(Personality):
     banner_text = (
@@ -31,7 +47,8 @@ class JunosPersonality(Personality):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.candidate: list[str] | None = None  # private candidate while in configuration mode
+        self.candidate: list[str] | None = None  # this session's candidate while in configuration mode
+        self.mode = ""  # configuration mode: "private", "exclusive" or "" (plain `configure`)
         self.loading: list[str] | None = None  # lines typed after `load set terminal`, until ^D
 
     def prompt(self) -> str:
@@ -60,8 +77,14 @@ class JunosPersonality(Personality):
         if command == "set cli screen-length 0":
             self.paging = False
             return "Screen length set to 0"
-        if command in ("configure private", "configure"):
-            self.candidate = list(self.state.config)
+        if command in ("configure private", "configure", "configure exclusive"):
+            mode = command.removeprefix("configure").strip()
+            holder = self.lock_holder()
+            if mode == "exclusive" and holder is not None:
+                return LOCKED.format(user=holder.username)
+            if mode == "exclusive":
+                self.switch.__dict__["junos_exclusive"] = self
+            self.candidate, self.mode = list(self.state.config), mode
             return "warning: uncommitted changes will be discarded on exit\nEntering configuration mode"
         if command == "show configuration | display set":
             return self.page("\n".join(self.state.config))
@@ -139,6 +162,11 @@ class JunosPersonality(Personality):
         if command == "rollback 0":
             self.candidate = list(self.state.config)
             return "load complete"
+        holder = self.lock_holder()
+        if command.startswith("commit") and holder is not None:
+            return LOCKED.format(user=holder.username)
+        if command.startswith("commit confirmed") and self.mode == "private":
+            return PRIVATE_NO_CONFIRMED
         refusals = commit_refusals("junos", self.candidate) if command.startswith("commit") else []
         if refusals:  # Junos checks the whole candidate before any commit, and commits nothing
             return junos_commit_error(refusals)
@@ -161,10 +189,24 @@ class JunosPersonality(Personality):
             if self.candidate != self.state.config:
                 switch.replace_config(list(self.candidate), "commit")
             if command == "commit and-quit":
-                self.candidate = None
+                self.leave()
                 return "commit complete\nExiting configuration mode"
             return "commit complete"
         if command in ("exit", "exit configuration-mode", "quit"):
-            self.candidate = None
+            self.leave()
             return "Exiting configuration mode"
         return f"{' ' * 20}^\nunknown command."
+
+    def lock_holder(self) -> JunosPersonality | None:
+        """Another session holding `configure exclusive`, if any."""
+        holder = self.switch.__dict__.get("junos_exclusive")
+        return holder if holder is not self else None
+
+    def leave(self) -> None:
+        """Out of configuration mode: uncommitted changes go, and the exclusive lock with them."""
+        self.candidate, self.mode = None, ""
+        if self.switch.__dict__.get("junos_exclusive") is self:
+            del self.switch.__dict__["junos_exclusive"]
+
+    def end(self) -> None:
+        self.leave()
