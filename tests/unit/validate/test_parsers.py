@@ -346,6 +346,15 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
         "queues.0.ecn_marked_pkts",
         17,
     ),
+    # The whole table: tests/unit/validate/test_sonic_pfcwd_parser.py.
+    (
+        "sonic-show-pfcwd-stats",
+        "QUEUE STATUS STORM DETECTED/RESTORED TX OK/DROP RX OK/DROP TX LAST OK/DROP RX LAST OK/DROP\n"
+        "----- ------ ----------------------- ---------- ---------- --------------- ---------------\n"
+        "Ethernet0:3 stormed 1/0 100/300 100/300 0/200 0/200\n",
+        "queues.0.storm_detected",
+        1,
+    ),
     # The switch OSes' LLDP commands: tests/unit/validate/test_lldp_switch_parsers.py.
     ("eos-show-lldp-neighbors-detail-json", '{"lldpNeighbors": {}}', "neighbours", []),
     ("nxos-show-lldp-neighbors-detail-json", "{}", "neighbours", []),

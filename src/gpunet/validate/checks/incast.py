@@ -55,7 +55,6 @@ _NO_DROP_COUNTER = {
     "cumulus": "no collected NVUE command with per-queue drop counts",
 }
 _NO_WATCHDOG_COUNTER = {
-    "sonic": "no parser for `show pfcwd stats` (STORM DETECTED/RESTORED per queue, sonic-utilities pfcwd)",
     "nxos": "no collected NX-OS PFC watchdog command",
     "cumulus": "no collected NVUE PFC watchdog command",
     "junos": "no collected Junos PFC watchdog command",
@@ -392,31 +391,39 @@ class IncastLosslessDrops(_IncastCheck):
 class IncastPfcWatchdog(_IncastCheck):
     name = "incast_pfc_watchdog"
     description = "The PFC watchdog found no stuck (storming) lossless queue on the incast's path"
-    commands = ("eos-show-pfc-watchdog-json",)
+    commands = ("eos-show-pfc-watchdog-json", "sonic-show-pfcwd-stats")
 
     def judge(self, rail: RailIncast) -> Iterator[Result]:
         queue = self.manifest.lossless_priority
         expected = f"PFC watchdog stuck events +0 on queue {queue} during the incast"
         for port in rail.path:
             platform = self.platform(port)
-            if platform != "eos":
+            if platform not in ("eos", "sonic"):
                 why = _NO_WATCHDOG_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
-                before, after = (
-                    _eos_by_long_name(parsed)
-                    for parsed in self.switch_phases(port, "eos-show-pfc-watchdog-json")
-                )
+                before, after = self._storms(platform, port, queue)
             except InputError as error:
                 yield self.error(port.target, expected, str(error))
                 continue
-            # EOS lists a port only after its first event, so absent means 0 (checks/switch.py).
-            stuck = [side.get(port.port, {}).get(queue, {}).get("stuck", 0) for side in (before, after)]
-            delta = stuck[1] - stuck[0]
+            delta = after[0] - before[0]
             self.measure(port.target, "incast_watchdog_stuck", delta)
-            actual = f"watchdog stuck events {_signed(delta)} on queue {queue} ({port.role})"
-            yield self.result(port.target, delta == 0, expected, actual)
+            status = f", status {after[1]}" if after[1] else ""
+            actual = f"watchdog stuck events {_signed(delta)} on queue {queue}{status} ({port.role})"
+            yield self.result(port.target, delta == 0 and after[1] != "stormed", expected, actual)
+
+    def _storms(self, platform: str, port: PathPort, queue: int) -> list[tuple[int, str]]:
+        """(storms detected so far, the watchdog's status or "") of the queue, before and after.
+        Both OSes list a queue only once it counted something, so absent means 0 (checks/switch.py)."""
+        if platform == "eos":
+            sides = [_eos_by_long_name(p) for p in self.switch_phases(port, "eos-show-pfc-watchdog-json")]
+            return [(side.get(port.port, {}).get(queue, {}).get("stuck", 0), "") for side in sides]
+        found = []
+        for parsed in self.switch_phases(port, "sonic-show-pfcwd-stats"):
+            row = next((r for r in parsed["queues"] if (r["port"], r["queue"]) == (port.port, queue)), None)
+            found.append((0, "") if row is None else (row["storm_detected"], row["status"]))
+        return found
 
 
 class IncastBandwidth(_IncastCheck):

@@ -53,6 +53,7 @@ from gpunet.validate.parsers.sonic import (
     parse_show_pfc_priority,
     parse_show_queue_counters,
 )
+from gpunet.validate.parsers.sonic_pfcwd import parse_show_pfcwd_stats
 from gpunet.validate.parsers.sonic_wred import parse_show_queue_wredcounters
 from gpunet.validate.parsers.switch_pfc import (
     parse_cumulus_pfc_stats,
@@ -101,6 +102,7 @@ PARSERS: dict[str, Parser] = {
     "sonic-show-queue-counters": parse_show_queue_counters,
     "sonic-show-ecn": parse_show_ecn,
     "sonic-show-queue-wredcounters": parse_show_queue_wredcounters,
+    "sonic-show-pfcwd-stats": parse_show_pfcwd_stats,
     "cumulus-nv-show-qos-roce": parse_nv_show_qos_roce,
     "cumulus-nv-show-pfc-stats": parse_cumulus_pfc_stats,
     "nxos-show-interface-pfc": parse_nxos_show_interface_pfc,
