@@ -296,6 +296,18 @@ CASES: list[tuple[str, Incast, Targets]] = [
         ),
     ),
     (
+        "ECN off: no marks, the queue overflows",
+        Incast(ecn_marks=0, ce_received=0, cnp_sent=0, cnp_handled=0, drops=91_000, out_of_sequence=4_100),
+        _union(
+            _receiver_edges("incast_ecn_marks", ("eos", "junos", "sonic")),
+            _receivers("incast_ecn_marks"),
+            _receivers("incast_cnp"),
+            _senders("incast_cnp"),
+            _receiver_edges("incast_lossless_drops", ("eos", "junos", "sonic")),
+            _receivers("incast_lossless_drops"),
+        ),
+    ),
+    (
         "PFC on the wrong priority",
         Incast(pause_priority=4),
         _sender_edges("incast_pfc_priority", ("eos", "junos", "sonic")),
