@@ -40,8 +40,17 @@ class SimOptions:
 
 
 # How each OS answers a command it cannot carry out right now (fault injection for `refuse`): the
-# forms the push must read as a refusal. Assumed texts, each in its OS's error form (NX-OS/EOS
-# `% `, NVUE and click `Error:`, Junos `error:`), not captured from a device.
+# forms the push must read as a refusal, each in its OS's error form (NX-OS/EOS `% `, NVUE and
+# click `Error:`, Junos `error:`). UNSOURCED: none was captured from a device or found in a vendor
+# source, except where noted.
+# - junos: the holder line has the form Juniper's CLI User Guide shows for configuration users
+#   ("Forms of the configure Command", https://www.juniper.net/documentation/us/en/software/junos/
+#   cli/topics/topic-map/configure-command.html); the `error: ... locked by:` line is assumed.
+# - sonic: `config save` takes no lock at all (sonic-utilities 691b1bb config/main.py: only
+#   `config reload` and `load_minigraph` take /etc/sonic/reload.lock, utilities_common/flock.py,
+#   which prints "Failed to acquire lock on <file>"; GCU's ConfigLock is a TODO): the text stands
+#   for any refused save.
+# - nxos, eos, cumulus: assumed.
 REFUSALS = {
     "nxos": "% Permission denied (bootflash full)",
     "eos": "% Error copying system:/running-config to flash:/startup-config (No space left on device)",
