@@ -218,3 +218,43 @@ def test_a_sonic_leaf_read_from_show_lldp_table(tmp_path: Path, rows, statuses: 
     (leaf / "sonic-show-lldp-table.txt").write_text(table)
     found = {r.target: str(r.status) for r in judge(folder, load_selection("cabling")).results}
     assert found == {"gpu01": "error", **statuses}
+
+
+def ibstat(rates: dict[str, int], state: str = "Active") -> str:
+    from tests.fixtures.artifacts.generate import IBSTAT
+
+    return "".join(
+        IBSTAT.format(nic=nic, rate=rate, guid=f"{index:02x}01").replace("State: Active", f"State: {state}")
+        for index, (nic, rate) in enumerate(rates.items())
+    )
+
+
+# (case, ibstat of gpu01 or None, {target: status}); the LLDP captures are as planned.
+SPEEDS = [
+    ("both at the plan's 400", ibstat({"mlx5_0": 400, "mlx5_1": 400}), {RAIL0: "pass", RAIL1: "pass"}),
+    ("rail1 up at 200", ibstat({"mlx5_0": 400, "mlx5_1": 200}), {RAIL0: "pass", RAIL1: "fail"}),
+    (
+        "rail1 down: the LLDP judgement's, not speed",
+        ibstat({"mlx5_0": 400, "mlx5_1": 200}, "Down"),
+        {RAIL0: "pass", RAIL1: "pass"},
+    ),
+    ("ibstat not collected: speed not judged", None, {RAIL0: "pass", RAIL1: "pass"}),
+]
+
+
+@pytest.mark.parametrize(("case", "rates", "statuses"), SPEEDS, ids=[s[0] for s in SPEEDS])
+def test_link_up_at_the_wrong_speed(
+    tmp_path: Path, case: str, rates: str | None, statuses: dict[str, str]
+) -> None:
+    folder = folder_with(tmp_path, lldpctl(PLANNED_HOST), lldpctl(PLANNED_LEAF))
+    if rates is not None:
+        (folder / "hosts" / "gpu01" / "ibstat.txt").write_text(rates)
+    results = [r for r in judge(folder, load_selection("cabling")).results if r.check == "cabling"]
+    assert {r.target: str(r.status) for r in results} == statuses
+    for result in results:
+        if result.status == Status.FAIL:
+            assert result.actual.startswith(
+                "wrong_speed: gpu01 mlx5_1 (rail1) <-> leaf01 Ethernet8 is up at 200 Gb/s"
+            )
+            assert result.expected.endswith("up at 400 Gb/s")
+            assert "leaf01 Ethernet8 is set to 400 Gb/s" in result.message

@@ -17,6 +17,7 @@ from typing import Any
 
 from gpunet.validate.artifacts import InputError
 from gpunet.validate.cabling import End, Finding, Link, Verdict, judge_cabling
+from gpunet.validate.cabling_speed import SpeedFinding, speed_findings
 from gpunet.validate.checks.base import Check
 from gpunet.validate.results import Result, Status
 
@@ -52,7 +53,8 @@ class Cabling(Check):
     name = CHECK
     description = "every planned link seen by LLDP from both ends with the names the plan gives"
     categories = ("cabling",)
-    commands = ALL_TOOLS
+    # ibstat: the host NIC's rate, the link's (cabling_speed.py); not judged where not collected.
+    commands = (*ALL_TOOLS, "ibstat")
     weight = 2
 
     def run(self) -> Iterator[Result]:
@@ -81,7 +83,15 @@ class Cabling(Check):
             )
             return
         yield from errors
-        yield from self.results(judge_cabling(self.manifest, captures), captures)
+        rates = {host: self._rates(host) for host in self.manifest.hosts}
+        speeds = {finding.target: finding for finding in speed_findings(self.manifest, rates)}
+        yield from self.results(judge_cabling(self.manifest, captures), captures, speeds)
+
+    def _rates(self, host: str) -> dict[str, Any] | None:
+        try:
+            return self.artifacts.host(host, "ibstat")
+        except InputError:
+            return None  # nic_port_state names the missing ibstat; the speed is not judged here
 
     def _switch_tool(self, switch: str, platform: str) -> str:
         tools = switch_tools(platform)
@@ -107,7 +117,13 @@ class Cabling(Check):
             )
             return None
 
-    def results(self, verdict: Verdict, captures: dict[str, dict[str, Any] | None]) -> Iterator[Result]:
+    def results(
+        self,
+        verdict: Verdict,
+        captures: dict[str, dict[str, Any] | None],
+        speeds: dict[str, SpeedFinding] | None = None,
+    ) -> Iterator[Result]:
+        speeds = speeds or {}
         one_end = {link: reason for link, reason in verdict.one_end}
         for finding in verdict.findings:
             yield self._finding(finding)
@@ -117,8 +133,13 @@ class Cabling(Check):
         for link in verdict.links:
             if (link.a, link.b) in wrong or link in unjudged:
                 continue
+            target = link_target(link)
+            if (slow := speeds.get(target)) is not None:
+                expected = f"{link.a} <-> {link.b} up at {slow.planned_gbps} Gb/s"
+                yield self.result(target, False, expected, slow.message(), slow.fix())
+                continue
             note = one_end.get(link, "")
-            yield self.result(link_target(link), True, f"cabled to {link.b}", "as planned", note)
+            yield self.result(target, True, f"cabled to {link.b}", "as planned", note)
         for link, reason in verdict.not_checked:
             both_read = all(captures.get(end.device) is not None for end in (link.a, link.b))
             status = Status.ERROR if both_read else Status.NOT_CHECKED
