@@ -14,7 +14,7 @@ from ipaddress import ip_address, ip_network
 from gpunet.grammar.versions import FORMS, VersionError, parse_version
 from gpunet.hardware import get_model, known_models
 from gpunet.hardware.catalog import HOW_TO_ADD
-from gpunet.hardware.physical import PortRequest, place_ports
+from gpunet.hardware.physical import PlacementProblem, PortRequest, place_ports
 from gpunet.model.errors import Problem
 from gpunet.model.fabric import Fabric
 from gpunet.platforms import PLATFORMS, Platform, known_platforms
@@ -594,6 +594,9 @@ def switch_port_lanes(fabric: Fabric, broken: set[str]) -> list[Problem]:
     """Every port can be built on its model: its speed and lanes fit a breakout mode the OS offers for
     its cage, at the position its name gives, and all ports of one cage agree on that mode."""
     problems = []
+    # Placing is a pure function of the model, the OS and the requests; the switches of one tier
+    # usually ask the same (10,240 switches of 128 ports at 262,144 GPUs), so each is placed once.
+    placed: dict[tuple[str, str, tuple[PortRequest, ...]], list[PlacementProblem]] = {}
     for switch in fabric.switches.values():
         if switch.name in broken or switch.model not in known_models() or switch.platform not in PLATFORMS:
             continue
@@ -603,12 +606,15 @@ def switch_port_lanes(fabric: Fabric, broken: set[str]) -> list[Problem]:
         if len(switch.ports) > model.max_interfaces:
             continue  # switch_port_capacity reports it; placing hundreds of extra ports adds noise
         platform = PLATFORMS[switch.platform]
-        requests = [
+        requests = tuple(
             PortRequest(index, port.name, port.speed_gbps, port.lanes)
             for index, port in enumerate(switch.ports)
             if port.speed_gbps in model.speeds_gbps and _on_panel(platform, model.ports, port.name)
-        ]
-        _, found = place_ports(model.physical, switch.platform, requests)
+        )
+        key = (model.name, switch.platform, requests)
+        if key not in placed:
+            placed[key] = place_ports(model.physical, switch.platform, requests)[1]
+        found = placed[key]
         for problem in found:
             problems.append(
                 Problem(

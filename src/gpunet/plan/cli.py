@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gpunet.gcpause import paused_gc
 from gpunet.model.errors import Problem
 from gpunet.plan import report
 from gpunet.plan.designs import compare, recommend
@@ -101,13 +102,15 @@ def run_plan(args: argparse.Namespace) -> int:
     try:
         values = request_values(args)
         request = build_request(values, "plan")
-        recommendation = recommend(request)
-        candidates = compare(request) if args.compare else None
-        if args.write_inventory:
-            options = InventoryOptions(**{key: values[key] for key in INVENTORY_FIELDS if key in values})
-            skeleton, written = write_inventory(
-                recommendation.summary.topology, options, Path(args.write_inventory)
-            )
+        # Millions of links, ports and YAML nodes that live until the end: not garbage to look for.
+        with paused_gc():
+            recommendation = recommend(request)
+            candidates = compare(request) if args.compare else None
+            if args.write_inventory:
+                options = InventoryOptions(**{key: values[key] for key in INVENTORY_FIELDS if key in values})
+                skeleton, written = write_inventory(
+                    recommendation.summary.topology, options, Path(args.write_inventory)
+                )
     except PlanInputError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)
