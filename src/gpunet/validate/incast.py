@@ -167,7 +167,10 @@ def incast_plan(
 
 def plan_for(fabric: Fabric, thresholds: Thresholds) -> list[RailIncast]:
     """The plan with the catalog's incast thresholds (what the stage runs and the checks read)."""
-    senders = int(thresholds.incast_senders) if thresholds.incast_senders else None
+    wanted = thresholds.incast_senders
+    if wanted is not None and wanted != int(wanted):
+        raise ValueError(f"incast_senders: expected a whole number of senders, got {wanted:g}")
+    senders = int(wanted) if wanted else None
     return incast_plan(fabric, senders, int(thresholds.incast_seconds), thresholds.incast_oversubscription)
 
 

@@ -103,6 +103,8 @@ def test_senders_behind_another_leaf_put_the_uplinks_and_spine_downlinks_on_the_
 def test_catalog_thresholds_and_small_rails(prod: Fabric) -> None:
     plan = plan_for(prod, Thresholds(incast_senders=5.0, incast_seconds=30.0))
     assert all(len(rail.senders) == 5 and rail.seconds == 30 for rail in plan)
+    with pytest.raises(ValueError, match="whole number"):
+        plan_for(prod, Thresholds(incast_senders=2.5))
     # Eight hosts give at most seven senders: the plan takes them and says how far it oversubscribes.
     assert {len(rail.senders) for rail in incast_plan(prod, senders=12)} == {7}
     two = {name: prod.hosts[name] for name in ("gpu01", "gpu02")}
