@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from gpunet.model.errors import Problem
+from gpunet.model.schema_allowed import ALLOWED, allowed
 
 # A pattern's `$` is the end of the string, as in ECMA-262 (the schema's regex dialect) and as
 # fastjsonschema compiles it; Python's `$` also matches before a final line feed, so jsonschema's
@@ -112,11 +113,10 @@ def _describe(error: ValidationError, root: str) -> list[Problem]:
     kind = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
     if kind == "additionalProperties":
-        allowed = sorted(schema.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
+        keys = sorted(schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(keys))
         return [
-            Problem(join_path(path, [key]), "unknown key", expected=_allowed_keys(key, allowed))
-            for key in extra
+            Problem(join_path(path, [key]), "unknown key", expected=_allowed_keys(key, keys)) for key in extra
         ]
     if kind == "required":
         missing = (
@@ -134,17 +134,17 @@ def _describe(error: ValidationError, root: str) -> list[Problem]:
     if kind == "const":
         return [Problem(path, "not an allowed value", error.instance, repr(error.validator_value))]
     if kind == "type":
-        return [Problem(path, "wrong type", error.instance, str(error.validator_value))]
+        expected = allowed(schema) if schema else error.validator_value
+        return [Problem(path, "wrong type", error.instance, expected)]
     if kind in ("minimum", "exclusiveMinimum"):
         op = ">=" if kind == "minimum" else ">"
         return [Problem(path, "too small", error.instance, f"{op} {error.validator_value}")]
     if kind in ("maximum", "exclusiveMaximum"):
         op = "<=" if kind == "maximum" else "<"
         return [Problem(path, "too large", error.instance, f"{op} {error.validator_value}")]
-    if kind == "pattern":
-        return [
-            Problem(path, "badly formed", error.instance, schema.get("description") or error.validator_value)
-        ]
+    if kind == "pattern":  # the schema's x-allowed spelling; a bare regex only where it has none
+        expected = schema.get(ALLOWED, f"a match of {error.validator_value}")
+        return [Problem(path, "badly formed", error.instance, expected)]
     if kind in ("minItems", "maxItems"):
         bound = "at least" if kind == "minItems" else "at most"
         return [
@@ -171,8 +171,8 @@ def _allowed_keys(key: str, allowed: list[str]) -> str:
 
 
 def _describe_key(schema: dict[str, Any], key: str) -> str:
-    described = schema.get("properties", {}).get(key, {}).get("description")
-    return described or key
+    """What the missing key may hold (its description says what it means, not what is allowed)."""
+    return allowed(schema.get("properties", {}).get(key, {}))
 
 
 def _list(values: Any) -> str:
