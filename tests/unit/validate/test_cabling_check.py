@@ -258,3 +258,28 @@ def test_link_up_at_the_wrong_speed(
             )
             assert result.expected.endswith("up at 400 Gb/s")
             assert "leaf01 Ethernet8 is set to 400 Gb/s" in result.message
+
+
+def test_manifest_ports_round_trip_one_line_each(tmp_path: Path) -> None:
+    from gpunet.validate.manifest import ManifestError, read_manifest
+
+    fabric = load_fabric(str(INVENTORY))
+    manifest = build_manifest(fabric)
+    manifest.write(tmp_path)
+    document = json.loads((tmp_path / MANIFEST).read_text())
+    assert document["switches"]["leaf01"]["ports"] == {
+        port.name: " ".join(
+            str(x)
+            for x in (
+                port.speed_gbps,
+                *((port.peer.kind, port.peer.device, port.peer.port) if port.peer else ()),
+            )
+        )
+        for port in fabric.switches["leaf01"].ports
+    }
+    assert read_manifest(tmp_path).switches == manifest.switches
+    for bad in ("fast host gpu01 mlx5_0", "400 cable gpu01 mlx5_0", "400 host gpu01"):
+        document["switches"]["leaf01"]["ports"]["Ethernet0"] = bad
+        (tmp_path / MANIFEST).write_text(json.dumps(document))
+        with pytest.raises(ManifestError, match=f"port 'Ethernet0': '{bad}' is not"):
+            read_manifest(tmp_path)
