@@ -62,7 +62,8 @@ CASES = [
     # with its timer; SONiC's patch has none, and its rollback waits for the patch to end.
     ("eos", {"slow_at": COMMIT["eos"]}, TIMER, "previous"),
     ("cumulus", {"slow_at": COMMIT["cumulus"]}, TIMER, "previous"),
-    ("sonic", {"slow_at": COMMIT["sonic"]}, "rolled back", "previous"),
+    # (slower still: the old rollback, sent on a new session at once, came before it landed)
+    ("sonic", {"slow_at": COMMIT["sonic"], "slow_s": 8.0}, "rolled back", "previous"),
 ]
 
 
@@ -74,7 +75,7 @@ def _id(value: object) -> str:
 
 @pytest.mark.parametrize(("platform", "fault", "expected", "end"), CASES, ids=_id)
 def test_a_fault_is_reported_as_what_the_switch_holds(fleet, start, backups, platform, fault, expected, end):
-    target = start(platform, **fault, slow_s=SLOW_S, minute_seconds=CONFIRM_S)  # Junos: one minute
+    target = start(platform, **{"slow_s": SLOW_S, **fault}, minute_seconds=CONFIRM_S)  # Junos: one minute
     before = running(fleet, target)
     saved = startup(fleet, target)
     try:
@@ -92,8 +93,10 @@ def test_a_fault_is_reported_as_what_the_switch_holds(fleet, start, backups, pla
     assert re.fullmatch(expected, state), message
     fired = "slow" if "slow_at" in fault else "session-dropped"
     assert fired in fleet.call(lambda: [e["event"] for e in target.sim.state.history])
+    slow_s = fault.get("slow_s", SLOW_S)
     if end == "previous":
-        wait_for(lambda: running(fleet, target) == before, CONFIRM_S + SLOW_S + 3)
+        wait_for(lambda: not fleet.call(lambda: list(target.sim.in_flight)), slow_s + 5)  # it has landed
+        wait_for(lambda: running(fleet, target) == before, CONFIRM_S + slow_s + 3)
         assert running(fleet, target) == before
         assert startup(fleet, target) == saved
     else:

@@ -72,17 +72,24 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
                 write(line + "\r\n")  # the echo netmiko waits for
                 if switch.options.latency_ms:
                     await asyncio.sleep(switch.options.latency_ms / 1000)
+                read: dict[str, str] = {}
                 if delay := switch.slow_delay(line):
                     # carried out even if the client hangs up meanwhile, as a switch finishes a commit
+                    read = switch.files_read_by(line)
                     switch.in_flight.append(line.strip())
                     try:
                         await asyncio.sleep(delay)
                     finally:
                         switch.in_flight.remove(line.strip())
+                files = switch.__dict__.get("sonic_files", {})
+                gone = {path: text for path, text in read.items() if path not in files}
+                files.update(gone)  # what the slow command had read before they went
                 switch.refresh_counters()
                 output = switch.refusal(line)
                 if output is None:
                     output = session.handle(line)
+                for path in gone:
+                    files.pop(path, None)
                 switch.drop_after_command(line)
                 if output:
                     write(output.replace("\n", "\r\n") + "\r\n")

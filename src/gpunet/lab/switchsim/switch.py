@@ -166,6 +166,12 @@ class SimulatedSwitch:
         self.state.record("slow", command=line.strip(), seconds=self.options.slow_s)
         return self.options.slow_s
 
+    def files_read_by(self, line: str) -> dict[str, str]:
+        """The simulated files a command names: a slow command has read them when it starts, so a
+        file removed while it runs (the patch file a new session deletes) is still its input."""
+        files = self.__dict__.get("sonic_files", {})
+        return {path: text for path, text in files.items() if path in line.split()}
+
     def drop_after_command(self, line: str) -> None:
         """Fault injection: cut the session once a command matching `drop_at` has been carried out."""
         if self.drop_at is not None and self.drop_at.search(line.strip()):

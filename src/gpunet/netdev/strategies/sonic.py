@@ -94,7 +94,7 @@ class ConfigCheckpointRollback(CommitStrategy):
         """A lost `apply-patch` may still be running: a rollback now would race it, and GCU takes no
         lock of its own (sonic-utilities 691b1bb generic_config_updater/generic_updater.py: ConfigLock
         is a TODO). Wait until no process runs this push's patch file (`pgrep -f`, procps)."""
-        deadline = time.monotonic() + self.options.command_timeout_s * 3
+        deadline = time.monotonic() + max(30.0, self.options.command_timeout_s * 3)
         while self.send(f"pgrep -f 'config apply-patch {self.patch_file}'", check=False).strip():
             if time.monotonic() > deadline:
                 reason = "the lost apply-patch is still running: nothing restored, read the switch"
