@@ -29,6 +29,12 @@ real image leaves it in. What it reproduces, step by step (sources at the commit
    the DB's data, and writes the result into config_db (sonic-utilities config/main.py, `qos
    reload`). The Jinja environment below is sonic-cfggen's (`_get_jinja2_env`): trim_blocks, the
    template search path, and the filters and globals these templates use.
+4. For dynamic port breakout (`config interface breakout`, sonic-utilities config/main.py), the
+   document also keeps platform.json's cages (lanes, index, breakout_modes with their aliases),
+   and the per-port entries these templates render for one port (`qos_per_port`), which `config
+   qos reload --ports` writes for a new child port (_qos_update_ports). The script checks that
+   they are the same for every port, in the default mode and with every cage in each other mode
+   of its platform.json, so one template per SKU stands for every port in every mode.
 
     scripts/sonic-factory-config.py /path/to/sonic-buildimage
 
@@ -270,6 +276,63 @@ def render(tree: Path, platform_dir: str, sku: str, model: str) -> tuple[dict[st
     return {table: entries for table, entries in config.items() if entries}, supported_speeds(platform_json)
 
 
+# Tables _qos_update_ports (sonic-utilities config/main.py) rewrites per port: keyed `<port>` or
+# `<port>|...`; CABLE_LENGTH is handled apart (the port is a field name).
+QOS_PORT_TABLES = [
+    "PORT_QOS_MAP",
+    "BUFFER_PORT_INGRESS_PROFILE_LIST",
+    "BUFFER_PORT_EGRESS_PROFILE_LIST",
+    "QUEUE",
+    "BUFFER_PG",
+    "BUFFER_QUEUE",
+]
+
+
+def qos_of_port(config: dict[str, Any], port: str) -> dict[str, Any]:
+    """The entries the QoS/buffer templates rendered for `port`, the port's name as `<port>`."""
+    entries: dict[str, Any] = {}
+    for table in QOS_PORT_TABLES:
+        for key, fields in config.get(table, {}).items():
+            if key == port or key.startswith(f"{port}|"):
+                entries.setdefault(table, {})[key.replace(port, "<port>", 1)] = fields
+    for key, lengths in config.get("CABLE_LENGTH", {}).items():
+        if port in lengths:
+            entries.setdefault("CABLE_LENGTH", {})[key] = lengths[port]
+    return entries
+
+
+def qos_per_port(
+    tree: Path, platform_dir: str, sku: str, model: str, config: dict[str, Any]
+) -> dict[str, Any]:
+    """The one per-port template of the SKU; RuntimeError where a port in some mode renders another."""
+    template = qos_of_port(config, next(iter(config["PORT"])))
+    hwsku_file = tree / "device" / platform_dir / sku / "hwsku.json"
+    original = hwsku_file.read_text()
+    cages = json.loads((tree / "device" / platform_dir / "platform.json").read_text())["interfaces"]
+    modes = {mode for cage in cages.values() for mode in cage["breakout_modes"]}
+    try:
+        for mode in [None, *sorted(modes)]:
+            hwsku = json.loads(original)
+            for cage, fields in hwsku["interfaces"].items():
+                if mode in cages.get(cage, {}).get("breakout_modes", {}):
+                    fields["default_brkout_mode"] = mode
+            hwsku_file.write_text(json.dumps(hwsku))
+            rendered = config if mode is None else render(tree, platform_dir, sku, model)[0]
+            for port in rendered["PORT"]:
+                if qos_of_port(rendered, port) != template:
+                    raise RuntimeError(f"{sku}: {port} in mode {mode} renders other QoS entries")
+    finally:
+        hwsku_file.write_text(original)
+    return template
+
+
+def breakout_cages(tree: Path, platform_dir: str) -> dict[str, Any]:
+    """platform.json's cages as `config interface breakout` reads them (get_child_ports)."""
+    cages = json.loads((tree / "device" / platform_dir / "platform.json").read_text())["interfaces"]
+    keep = ("lanes", "index", "breakout_modes")
+    return {cage: {key: fields[key] for key in keep} for cage, fields in cages.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("buildimage", type=Path, help="a sonic-buildimage git checkout (its HEAD is read)")
@@ -284,6 +347,8 @@ def main() -> int:
         extract(args.buildimage, tree, ["files/build_templates", *platforms, *LINKED])
         for platform_dir, sku, model in SKUS:
             config, speeds = render(tree, platform_dir, sku, model)
+            per_port = qos_per_port(tree, platform_dir, sku, model, config)
+            platform_json = f"device/{platform_dir}/platform.json"
             document = {
                 "source": {
                     "repository": "https://github.com/sonic-net/sonic-buildimage",
@@ -308,6 +373,15 @@ def main() -> int:
                     "breakout_modes: per cage, the default and bracketed speeds per lanes-per-port "
                     "[assumed: the SAI reports these]",
                     "cages": speeds,
+                },
+                # `config interface breakout` builds child ports from these (portconfig.py
+                # get_child_ports, BreakoutCfg) and accepts only these mode names
+                "platform": {"source": platform_json, "interfaces": breakout_cages(tree, platform_dir)},
+                # what `config qos reload --ports <port>` writes for any port of this SKU
+                "qos_per_port": {
+                    "source": f"device/{platform_dir}/{sku}: {buffers_template(model)} and "
+                    "qos.json.j2 rendered per port (the same for every port in every breakout mode)",
+                    "entries": per_port,
                 },
             }
             target = OUT / f"{sku}.json"

@@ -4,7 +4,9 @@ SONiC: config_db as the image leaves it after first boot and `config qos reload`
 sonic-buildimage's own templates for the model's SKU (sonic/<SKU>.json, each file names its source
 commit and steps; scripts/sonic-factory-config.py writes them), with PORT and BREAKOUT_CFG as
 sonic-cfggen -k writes them from the platform's platform.json and the SKU's hwsku.json, and per
-cage the speeds the simulated STATE_DB reports as supported (from platform.json, assumed). The
+cage the speeds the simulated STATE_DB reports as supported (from platform.json, assumed),
+platform.json's cages for dynamic port breakout, and the per-port entries of the SKU's QoS
+templates (what `config qos reload --ports` writes). The
 CLI OSes: the running-config lines of cli.yml, each tagged with its source, with a block per port
 the simulator models.
 """
@@ -45,6 +47,24 @@ def sonic_supported_speeds(hwsku: str) -> dict[str, Any] | None:
     if hwsku not in SONIC_SKUS.values():
         return None
     return _sonic_document(hwsku)["supported_speeds"]["cages"]
+
+
+def sonic_platform_interfaces(hwsku: str) -> dict[str, Any] | None:
+    """platform.json's `interfaces` of a SKU the simulator has a document for (per cage: lanes,
+    index, breakout_modes with their aliases), as `config interface breakout` reads them; None
+    for another SKU (the simulated switch then has no platform.json)."""
+    if hwsku not in SONIC_SKUS.values():
+        return None
+    return _sonic_document(hwsku)["platform"]["interfaces"]
+
+
+def sonic_qos_per_port(hwsku: str) -> dict[str, Any]:
+    """The entries the SKU's buffer and QoS templates render for one port, its name as `<port>`
+    (the generator checks they are the same for every port in every breakout mode); {} for
+    another SKU."""
+    if hwsku not in SONIC_SKUS.values():
+        return {}
+    return _sonic_document(hwsku)["qos_per_port"]["entries"]
 
 
 def sonic_factory(model: str | None, hostname: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonpointer
 
-from gpunet.lab.switchsim import sonic_gcu
+from gpunet.lab.switchsim import sonic_dpb, sonic_gcu
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities import sonic_pfcwd
 from gpunet.lab.switchsim.personalities.base import Personality
@@ -31,8 +31,10 @@ from gpunet.lab.switchsim.personalities.showpfc import (
 HEREDOC = re.compile(r"cat > (\S+) <<\s*'?(\w+)'?")
 ROOT_ONLY = "Root privileges are required for this operation"
 CONFIG_COMMANDS = re.compile(
-    r"config (checkpoint|rollback|delete-checkpoint|list-checkpoints|apply-patch|save)\b"
+    r"config (checkpoint|rollback|delete-checkpoint|list-checkpoints|apply-patch|save|interface|qos)\b"
 )
+# A command's standard input from /dev/null: a prompt it reaches reads end of input.
+NO_STDIN = re.compile(r"\s*<\s*/dev/null$")
 
 
 def written_part(document: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
@@ -62,6 +64,7 @@ class SonicPersonality(Personality):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.heredoc: tuple[str, str, list[str]] | None = None  # (path, end marker, lines so far)
+        self.asking: sonic_dpb.Breakout | None = None  # a breakout waiting for its confirmation
 
     @property
     def files(self) -> dict[str, str]:
@@ -70,6 +73,8 @@ class SonicPersonality(Personality):
     def prompt(self) -> str:
         if self.heredoc is not None:
             return "> "
+        if self.asking is not None:
+            return self.asking.prompt
         return f"{self.username}@{self.state.hostname}:~$ "
 
     def handle(self, line: str) -> str:
@@ -82,7 +87,17 @@ class SonicPersonality(Personality):
                 lines.append(line)
                 self.count_config_line()
             return ""
+        if self.asking is not None:
+            run, self.asking = self.asking, None
+            answered = len(run.output)
+            if run.ask is not None:
+                run.ask(line)
+            if run.config is not None:
+                self.switch.replace_config(run.config, "breakout", answer=line.strip())
+            return "\n".join(run.output[answered:])
         command = line.strip()
+        stdin_closed = bool(NO_STDIN.search(command))
+        command = NO_STDIN.sub("", command)
         root = command.startswith("sudo ")
         if root:
             command = command[5:]
@@ -140,6 +155,13 @@ class SonicPersonality(Personality):
             )
         if command == "config list-checkpoints":
             return json.dumps(sorted(self.state.checkpoints), indent=4)
+        if command.startswith("config interface breakout"):
+            return self._breakout(command.removeprefix("config interface breakout"), stdin_closed)
+        if match := re.fullmatch(r"config qos reload --ports (\S+)", command):
+            config, output = sonic_dpb.qos_reload_ports(self.state.config, match[1])
+            if config != self.state.config:
+                self.switch.replace_config(config, "qos-reload-ports", ports=match[1])
+            return output
         if match := re.fullmatch(r"config apply-patch (\S+)", command):
             return self.apply_patch(match[1])
         if command in ("config save -y", "config save --yes"):
@@ -167,6 +189,23 @@ class SonicPersonality(Personality):
                 f'Error: No such command "{command.split()[1] if len(command.split()) > 1 else ""}".'
             )
         return f"-bash: {word}: command not found"
+
+    def _breakout(self, arguments: str, stdin_closed: bool) -> str:
+        # DPB arrived with SONiC 202012 (sonic-breakout_cfg.yang): an older release has no such command
+        if self.switch.newer_than_release(json.dumps({"BREAKOUT_CFG": {}})):
+            return (
+                'Usage: config interface [OPTIONS] COMMAND [ARGS]...\nTry "config interface -h" for help.'
+                '\n\nError: No such command "breakout".'
+            )
+        if self.switch.rejects(f"config interface breakout{arguments}"):
+            return "[ERROR] Port breakout Failed!!! Opting Out\nFailed to break out Port. Error: "
+        run = sonic_dpb.breakout(self.state.config, arguments, stdin_closed=stdin_closed)
+        if run.ask is not None:
+            self.asking = run
+            return run.text()
+        if run.config is not None:
+            self.switch.replace_config(run.config, "breakout", arguments=arguments.strip())
+        return run.text()
 
     def _pfcwd(self, arguments: str, root: bool) -> str:
         if arguments.startswith("show "):
