@@ -112,6 +112,7 @@ FORMATS = [
     ("json", lambda text: json.dumps([r for r in json.loads(text)["results"] if r["status"] == "fail"])),
     ("junit", lambda text: json.dumps(_junit_failures(text))),
     ("html", lambda text: text),
+    ("markdown", lambda text: text),
     ("prometheus", lambda text: "\n".join(_prometheus_failures(text))),
 ]
 
