@@ -284,3 +284,11 @@ def test_manifest_ports_round_trip_one_line_each(tmp_path: Path) -> None:
         (tmp_path / MANIFEST).write_text(json.dumps(document))
         with pytest.raises(ManifestError, match=f"port 'Ethernet0': '{bad}' is not"):
             read_manifest(tmp_path)
+
+
+def test_batched_apart_from_the_host_checks_that_read_ibstat() -> None:
+    from gpunet.validate.batches import batches
+    from gpunet.validate.checks.base import HOSTS
+
+    found = {batch.checks: batch.judged_per for batch in batches(["nic_port_state", "cabling"])}
+    assert found == {("nic_port_state",): HOSTS, ("cabling",): None}

@@ -55,6 +55,10 @@ class Cabling(Check):
     categories = ("cabling",)
     # ibstat: the host NIC's rate, the link's (cabling_speed.py); not judged where not collected.
     commands = (*ALL_TOOLS, "ibstat")
+    # Batched by its LLDP files alone: sharing ibstat would put it in nic_port_state's batch, which
+    # is then no longer judged host by host in parts (batches.Batch.judged_per); ibstat is parsed
+    # once more in its own process instead.
+    reads = ALL_TOOLS
     weight = 2
 
     def run(self) -> Iterator[Result]:
