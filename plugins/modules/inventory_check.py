@@ -12,8 +12,8 @@ description:
   - "Fails with one line per problem: C(<data path>: <what is wrong> (got X, expected Y))."
   - Runs on the controller and never connects to a host; check mode behaves the same.
   - Without a vault password, where the inventory holds a vault-encrypted file, it fails with one line
-    naming the file and how to give the password (C(--vault-password-file) or C(--ask-vault-pass)):
-    it is the preflight, and the plays after it read those secrets, even under C(--tags render)
+    naming the file and how to give the password (C(--vault-password-file) or C(--ask-vault-pass)).
+    It is the preflight, and the plays after it read those secrets, even under C(--tags render)
     (Ansible checks every role's arguments whatever the tags select). The render alone needs no
     password (C(playbooks/render.yml), C(gpunet render)).
 version_added: "0.1.0"
