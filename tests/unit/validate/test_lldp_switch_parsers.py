@@ -218,6 +218,16 @@ REFUSED = [
     ),
     ("nxos-show-lldp-neighbors-detail-json", nxos([nxos_row("Eth1/1", "a", "b")]) * 2, "a second document"),
     (
+        "nxos-show-lldp-neighbors-detail-json",
+        nxos([{**nxos_row("Eth1/1", "a", "b"), "chassis_id": ""}]),
+        "ROW_nbor_detail[0].chassis_id is empty",
+    ),
+    (
+        "eos-show-lldp-neighbors-detail-json",
+        eos({"Ethernet1": [{**eos_info("a", "b"), "chassisId": 7}]}),
+        "lldpNeighbors.Ethernet1.lldpNeighborInfo[0].chassisId is not a string",
+    ),
+    (
         "junos-show-lldp-neighbors-json",
         '{"lldp-neighbors-information": {}}',
         "no 'lldp-neighbors-information'",

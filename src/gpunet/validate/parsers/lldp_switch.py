@@ -95,7 +95,8 @@ def _text(value: Any, where: str, what: str, required: bool = True) -> str | Non
     if value is None and not required:
         return None
     if not isinstance(value, str) or (required and not value):
-        raise ParseError(f"{what}: {where} is {'missing' if value is None else 'not a string'}")
+        state = "missing" if value is None else "empty" if value == "" else "not a string"
+        raise ParseError(f"{what}: {where} is {state}")
     return value
 
 
