@@ -1,8 +1,9 @@
 """Read the switch back after a fault, so the push reports what it holds and not what it guessed.
 
-After a lost reply gpunet cannot know whether the command landed; a new session reading the running
-config can. It tells three things apart: the config from before the push, the intent (nothing
-left to remediate), or anything else (a half-applied change, or someone else's).
+After a lost reply gpunet cannot know whether the command landed; a new session reading the
+running config can. It tells three things apart, within gpunet's owned scope: the config from
+before the push (the same remediation is left to do), the intent (none is), or anything else (a
+half-applied change).
 """
 
 from __future__ import annotations
@@ -34,15 +35,19 @@ class ReadBack:
         self.platform = platform
         self.before = before
         self.intended = intended
+        self._from_before = self._to_intent(before)
 
     def holds(self) -> Holds:
         try:
             now = self.read()
         except (PushError, SessionLost):
             return Holds.UNREADABLE
-        if self._same(now, self.intended):
+        to_intent = self._to_intent(now)
+        if to_intent == []:
             return Holds.INTENT
-        if now == self.before or self._same(now, self.before):
+        # The same remediation as before the push: the owned scope is as it was (a change outside
+        # it, by someone else, does not make it another config).
+        if now == self.before or (to_intent is not None and to_intent == self._from_before):
             return Holds.PREVIOUS
         return Holds.OTHER
 
@@ -58,12 +63,12 @@ class ReadBack:
             with contextlib.suppress(Exception):
                 session.disconnect()
 
-    def _same(self, now: str, wanted: str) -> bool:
-        """True when nothing in gpunet's owned scope differs between `now` and `wanted`."""
+    def _to_intent(self, running: str) -> list[str] | None:
+        """What the push would send to `running` to reach the intent; None when unreadable."""
         try:
-            return remediate(self.platform, now, wanted).in_sync
-        except ValueError:  # an unreadable document (SONiC JSON): not the same
-            return False
+            return remediate(self.platform, running, self.intended).commands
+        except ValueError:  # an unreadable document (SONiC JSON)
+            return None
 
     def after_timer(self, margin_s: float = 2.0, tries: int = 3) -> Holds:
         """What is left once the OS's commit timer has had its chance to fire: the commit is then

@@ -119,3 +119,35 @@ def test_a_junos_configuration_locked_by_another_session_is_left_unchanged(fleet
     assert "locked by" in str(caught.value) and "operator" in str(caught.value)
     assert running(fleet, target) == before
     assert fleet.call(lambda: target.sim.__dict__.get("junos_exclusive")) is holder  # not taken from them
+
+
+# The command each OS's push reads its running config with.
+READ = {
+    "nxos": r"^show running-config$",
+    "eos": r"^show running-config$",
+    "cumulus": r"^nv config show -o commands$",
+    "sonic": r"^show runningconfiguration all$",
+    "junos": r"^show configuration \| display set$",
+}
+
+
+@pytest.mark.parametrize("platform", list(READ))
+def test_output_cut_half_way_is_never_taken_as_the_running_config(fleet, start, backups, platform):
+    """Half a running config read as the whole would make a remediation that re-adds the other
+    half: the cut (no prompt came back) is a lost session before any change."""
+    target = start(platform, cut_output_at=READ[platform])
+    before = running(fleet, target)
+    with pytest.raises(PushError) as caught:
+        push_switch(
+            target.switch,
+            target.intended,
+            connection(),
+            check_mode=False,
+            backup_root=backups,
+            options=OPTIONS,
+        )
+    assert caught.value.config_state == "unchanged", str(caught.value)
+    assert "session lost" in str(caught.value)
+    assert "mid_output" in fleet.call(lambda: target.sim.state.history[-1])
+    assert running(fleet, target) == before
+    assert not list(backups.rglob("*.cfg"))  # nothing was read as the running config

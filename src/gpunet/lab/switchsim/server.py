@@ -91,6 +91,10 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
                 for path in gone:
                     files.pop(path, None)
                 switch.drop_after_command(line)
+                if (half := switch.cut_output(line, output or "")) is not None:
+                    write(half.replace("\n", "\r\n"))
+                    await process.stdout.drain()  # the half reaches the client before the cut
+                    raise DropSession
                 if output:
                     write(output.replace("\n", "\r\n") + "\r\n")
                 if not session.closed:

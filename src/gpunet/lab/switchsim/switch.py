@@ -37,6 +37,8 @@ class SimOptions:
     # gives up waiting and moves on races a command the switch still carries out
     slow_at: str | None = None
     slow_s: float = 0.0
+    # cut the first session that runs a command matching this half-way through its output (once)
+    cut_output_at: str | None = None
 
 
 # How each OS answers a command it cannot carry out right now (fault injection for `refuse`): the
@@ -74,6 +76,7 @@ class SimulatedSwitch:
         self.drop_armed = options.drop_after is not None
         self.drop_at = re.compile(options.drop_at) if options.drop_at else None
         self.slow_at = re.compile(options.slow_at) if options.slow_at else None
+        self.cut_output_at = re.compile(options.cut_output_at) if options.cut_output_at else None
         self.in_flight: list[str] = []  # commands being carried out now (what `pgrep -f` sees)
         self.changed_once = False  # arms `no_reconnect`
         self.port = 0
@@ -171,6 +174,16 @@ class SimulatedSwitch:
         file removed while it runs (the patch file a new session deletes) is still its input."""
         files = self.__dict__.get("sonic_files", {})
         return {path: text for path, text in files.items() if path in line.split()}
+
+    def cut_output(self, line: str, output: str) -> str | None:
+        """Fault injection: the first half of this command's output, when the session is to be cut
+        in the middle of it (`cut_output_at`, once); else None."""
+        if self.cut_output_at is None or not self.cut_output_at.search(line.strip()):
+            return None
+        self.cut_output_at = None
+        self.state.record("session-dropped", mid_output=line.strip())
+        self.persist()
+        return output[: len(output) // 2]
 
     def drop_after_command(self, line: str) -> None:
         """Fault injection: cut the session once a command matching `drop_at` has been carried out."""
