@@ -25,10 +25,11 @@ from hier_config import Platform, WorkflowRemediation, get_hconfig, get_hconfig_
 from hier_config.models import IdempotentCommandsRule, MatchRule
 from hier_config.platforms.driver_base import HConfigDriverBase
 
-from gpunet.netdev import sonic_pfcwd
+from gpunet.netdev import sonic_breakout, sonic_pfcwd
 from gpunet.netdev.linediff import config_paths
 from gpunet.netdev.osdata import OsRules, os_rules
 from gpunet.netdev.scope import blocks, object_of, owned_document, owned_indented, owned_set_lines
+from gpunet.netdev.sonic_breakout import BreakoutPlan
 from gpunet.netdev.sonic_pfcwd import PfcwdPlan
 
 HIER_PLATFORM = {"nxos": Platform.CISCO_NXOS, "eos": Platform.ARISTA_EOS}
@@ -61,6 +62,8 @@ class Remediation:
     commands: list[str] = field(default_factory=list)  # what the push sends (SONiC: patch ops as JSON)
     patch: list[dict[str, Any]] = field(default_factory=list)  # SONiC only
     pfcwd: PfcwdPlan = field(default_factory=PfcwdPlan)  # SONiC only: PFC_WD through the `pfcwd` CLI
+    # SONiC only: cages split by `config interface breakout` before the patch (sonic_breakout)
+    breakout: BreakoutPlan = field(default_factory=BreakoutPlan)
 
     @property
     def in_sync(self) -> bool:
@@ -155,8 +158,11 @@ def _escape(token: str) -> str:
 
 
 def _document(rules: OsRules, running: dict[str, Any], intended: dict[str, Any]) -> Remediation:
-    """SONiC: one JSON Patch for config_db, PFC_WD excepted (gpunet.netdev.sonic_pfcwd says why)."""
+    """SONiC: one JSON Patch for config_db, PFC_WD and BREAKOUT_CFG excepted (gpunet.netdev.sonic_pfcwd
+    and sonic_breakout say why); a cage to split makes the breakout run first, and the patch shown
+    is the one planned on today's ports (the push plans it again after the breakout)."""
     owned = owned_document(rules, running, intended)
+    breakout = sonic_breakout.plan(running, intended)
     pfcwd = sonic_pfcwd.plan(running.get("PFC_WD", {}), owned.get("PFC_WD", {}), intended.get("PFC_WD", {}))
     removes: list[dict[str, Any]] = []
     writes: list[dict[str, Any]] = []
@@ -192,12 +198,14 @@ def _document(rules: OsRules, running: dict[str, Any], intended: dict[str, Any])
                     if kind == "replace":
                         removed.append(f"{table}|{key}.{name}={current[name]}")
                     added.append(f"{table}|{key}.{name}={value}")
-    patch = [op for op in removes + writes if not op["path"].startswith("/PFC_WD")]
+    outside = ("/PFC_WD", f"/{sonic_breakout.TABLE}")
+    patch = [op for op in removes + writes if not op["path"].startswith(outside)]
     return Remediation(
         rules.platform,
         added=added,
         removed=removed,
-        commands=[json.dumps(op, sort_keys=True) for op in patch] + pfcwd.commands,
+        commands=breakout.apply + [json.dumps(op, sort_keys=True) for op in patch] + pfcwd.commands,
         patch=patch,
         pfcwd=pfcwd,
+        breakout=breakout,
     )

@@ -52,6 +52,11 @@ def _grouped(entries: dict[str, dict[str, Any]]) -> list[str]:
     return [_start(dict(setting), ports) for setting, ports in groups.items()]
 
 
+def start_commands(entries: dict[str, dict[str, Any]]) -> list[str]:
+    """`pfcwd start` that (re)creates these PFC_WD port entries."""
+    return _grouped({port: fields for port, fields in entries.items() if port != "GLOBAL"})
+
+
 def plan(running: dict[str, Any], owned: dict[str, Any], intended: dict[str, Any]) -> PfcwdPlan:
     """`running`/`intended`: the PFC_WD tables; `owned`: the entries of `running` gpunet owns."""
     result = PfcwdPlan()

@@ -39,6 +39,26 @@ KEPT_ON_EVERY_PORT = {
     "QUEUE": ["{port}|1", "{port}|2", "{port}|4", "{port}|5"],
 }
 OTHER_SWITCHES = {"nxos": "leaf01", "eos": "leaf03", "cumulus": "leaf05", "junos": "leaf08"}
+# PORT fields a breakout writes on a child port from platform.json (portconfig.py BreakoutCfg);
+# every other factory PORT field of a split cage's port must stay.
+BREAKOUT_FIELDS = {"alias", "lanes", "speed", "index", "subport", "fec"}
+# Per SONiC switch: cage Ethernet0's child ports in intended/'s 2x400G mode, as BreakoutCfg builds
+# them from the SKU's platform.json (sonic-buildimage 086b03bd: lanes 0-7 on the SN5600, 1-8 on the
+# Z9864F; aliases etp1a/etp1b), and the mode's name in that platform.json.
+SPLIT_CAGE = {
+    "leaf06": ("2x400G[200G,100G,50G,40G,25G,10G]", {
+        "Ethernet0": {"alias": "etp1a", "lanes": "0,1,2,3", "speed": "400000", "index": "1", "subport": "1",
+                      "fec": "rs"},
+        "Ethernet4": {"alias": "etp1b", "lanes": "4,5,6,7", "speed": "400000", "index": "1", "subport": "2",
+                      "fec": "rs"},
+    }),
+    "leaf07": ("2x400G(8)", {
+        "Ethernet0": {"alias": "etp1a", "lanes": "1,2,3,4", "speed": "400000", "index": "1", "subport": "1",
+                      "fec": "rs"},
+        "Ethernet4": {"alias": "etp1b", "lanes": "5,6,7,8", "speed": "400000", "index": "1", "subport": "2",
+                      "fec": "rs"},
+    }),
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -73,14 +93,20 @@ def history(fleet, target) -> list[dict]:
 def assert_factory_kept(
     config: dict, factory: dict, intended: dict, contradicted: set[tuple[str, str]]
 ) -> None:
+    split = {cage for cage, fields in intended.get("BREAKOUT_CFG", {}).items()
+             if factory["BREAKOUT_CFG"][cage] != fields}  # fmt: skip
     for table, entries in factory.items():
         for key, fields in entries.items():
             if (table, key) in contradicted:
                 assert key not in config.get(table, {}), f"{table}|{key} contradicts the intent and stayed"
                 continue
             wanted = intended.get(table, {}).get(key, {})
+            if table == "PORT" and key in split:
+                wanted = {**dict.fromkeys(BREAKOUT_FIELDS), **wanted}
             assert table in config and key in config[table], f"factory {table}|{key} deleted"
-            kept = {f: v for f, v in config[table][key].items() if f not in wanted}
+            # a split cage's new child ports have CABLE_LENGTH fields of their own
+            kept = {f: v for f, v in config[table][key].items()
+                    if f not in wanted and (table != "CABLE_LENGTH" or f in factory["PORT"])}  # fmt: skip
             assert kept == {f: v for f, v in fields.items() if f not in wanted}, (
                 f"factory {table}|{key} changed"
             )
@@ -117,10 +143,12 @@ def test_sonic_push_onto_factory_state_keeps_every_vendor_default(fleet, start_n
                 assert config[table][key] == factory[table][key], f"{table}|{key}"
     events = [entry["event"] for entry in history(fleet, target)]
     assert events.count("apply-patch") == 1 and "pfcwd" in events
+    assert events.count("breakout") == len(intended["BREAKOUT_CFG"])  # every cage: 1x800G -> 2x400G
     assert fleet.call(lambda: target.sim.state.startup) == config  # saved
 
     again = push(target, target.intended, backups)
     assert (again.changed, again.diff) == (False, "")
+    assert len(history(fleet, target)) == len(events)  # no breakout, no patch, nothing sent
 
 
 @pytest.mark.parametrize("name", list(SONIC_SWITCHES))
@@ -202,19 +230,26 @@ def test_a_push_rule_that_sends_pfc_wd_through_gcu_is_caught_by_the_simulator(
 
 
 @pytest.mark.parametrize("name", list(SONIC_SWITCHES))
-def test_sonic_port_fields_of_the_intent_pass_gcus_port_validator(fleet, start_named, backups, name):
-    """intended/ changes PORT speed and mtu on every gpunet port (800G cage -> 400000, 9100 ->
-    9216): the simulated GCU runs sonic-utilities' port_config_update_validator and validate_lanes
-    over them and accepts, and every other factory PORT field (lanes, alias, index, subport, fec,
-    admin_status, dhcp_rate_limit) stays as sonic-cfggen wrote it."""
+def test_sonic_port_fields_of_the_intent_hold_on_the_split_cages(fleet, start_named, backups, name):
+    """intended/ changes PORT speed and mtu on every gpunet port (800G cage -> 2x400G, 9100 ->
+    9216): each gpunet port is the cage's first child port with the fields BreakoutCfg gives it,
+    the factory's other PORT fields (admin_status, dhcp_rate_limit) carried over from the cage's
+    old port, and intended/'s; the second child likewise with the factory mtu; no lane in two
+    ports (GCU's validate_lanes)."""
     target = start_named(name)
     factory = factory_of(fleet, target)
     intended = json.loads(target.intended)
     assert push(target, target.intended, backups).changed
     config = running(fleet, target)
     for port, fields in intended["PORT"].items():
-        assert factory["PORT"][port]["speed"] != fields["speed"]  # the validator saw a speed change
-        assert config["PORT"][port] == {**factory["PORT"][port], **fields}
+        cage = factory["PORT"][port]
+        assert cage["speed"] != fields["speed"]
+        kept = {field: value for field, value in cage.items() if field not in BREAKOUT_FIELDS}
+        assert config["PORT"][port] == {**kept, **config["PORT"][port], **fields}
+        assert set(config["PORT"][port]) == set(kept) | BREAKOUT_FIELDS
+        second = f"Ethernet{int(port.removeprefix('Ethernet')) + 4}"
+        assert config["PORT"][second] == {**kept, **config["PORT"][second]}
+        assert config["PORT"][second]["speed"] == fields["speed"]
     assert sonic_gcu.lanes_error(config) is None
 
 
@@ -232,13 +267,14 @@ def test_sonic_push_takes_each_gpunet_port_admin_down_meanwhile(fleet, start_nam
     assert push(target, target.intended, backups).changed is False  # no second patch: no bounce
 
 
-@pytest.mark.parametrize(("name", "speed"), [("leaf07", "200000"), ("leaf06", "1600000")])
+@pytest.mark.parametrize(("name", "speed"), [("leaf07", "800000"), ("leaf06", "1600000")])
 def test_sonic_push_of_a_speed_the_port_does_not_support_is_refused_by_gcu(
     fleet, start_named, backups, name, speed
 ):
-    """A speed the port's lanes cannot run (the Z9864F's 8-lane cage: 800G or 400G; none of the
-    SN5600's reaches 1.6T) is refused by GCU's port validator; the patch is atomic and the push
-    leaves the switch as it was."""
+    """A speed the split port's four lanes cannot run (800G needs eight; none of the SN5600's
+    reaches 1.6T) is refused by GCU's port validator after the breakout: the patch is atomic, the
+    undo breaks every cage back into 1x800G and the rollback restores the rest, so the switch
+    ends as it was."""
     target = start_named(name)
     before = running(fleet, target)
     intended = json.loads(target.intended)
@@ -246,26 +282,99 @@ def test_sonic_push_of_a_speed_the_port_does_not_support_is_refused_by_gcu(
     with pytest.raises(PushError) as failure:
         push(target, json.dumps(intended, indent=4, sort_keys=True), backups)
     assert "port_config_update_validator returned False" in str(failure.value)
-    assert failure.value.config_state in ("rolled back", "unchanged")
+    assert failure.value.config_state == "rolled back"
+    assert running(fleet, target) == before
+    events = [entry["event"] for entry in history(fleet, target)]
+    assert events.count("breakout") == 2 * len(intended["BREAKOUT_CFG"])  # out, and back
+
+
+@pytest.mark.parametrize("name", list(SONIC_SWITCHES))
+def test_sonic_push_splits_each_cage_as_its_breakout_says(fleet, start_named, backups, name):
+    """intended/ says 2x400G per cage: the push runs dynamic port breakout, and cage Ethernet0's
+    child ports are those portconfig's BreakoutCfg builds from the SKU's platform.json, each with
+    the SKU's own per-port buffer and QoS entries again (`config qos reload --ports`: the lossy
+    PG and queues gpunet does not write are the factory's)."""
+    mode, children = SPLIT_CAGE[name]
+    target = start_named(name)
+    factory = factory_of(fleet, target)
+    assert factory["BREAKOUT_CFG"]["Ethernet0"]["brkout_mode"] != mode
+    assert json.loads(target.intended)["BREAKOUT_CFG"]["Ethernet0"]["brkout_mode"] == mode
+    push(target, target.intended, backups)
+    config = running(fleet, target)
+    assert config["BREAKOUT_CFG"]["Ethernet0"] == {"brkout_mode": mode}
+    for port, fields in children.items():
+        assert {field: config["PORT"][port].get(field) for field in fields} == fields
+        for table, forms in KEPT_ON_EVERY_PORT.items():
+            for form in forms:
+                assert config[table][form.format(port=port)] == factory[table][form.format(port="Ethernet0")]
+    assert config["CABLE_LENGTH"]["AZURE"]["Ethernet4"] == factory["CABLE_LENGTH"]["AZURE"]["Ethernet0"]
+    assert "Ethernet4" not in factory["PORT"]
+
+
+@pytest.mark.parametrize(
+    ("name", "mode", "refusal"),
+    [
+        # The Z9864F's platform.json names the mode 2x400G(8): the name must match verbatim.
+        ("leaf07", "2x400G", "[ERROR] Target mode 2x400G is not available for the port Ethernet8"),
+        ("leaf06", "8x100G", "[ERROR] Target mode 8x100G is not available for the port Ethernet8"),
+    ],
+)
+def test_sonic_breakout_mode_the_platform_does_not_list_leaves_the_switch_as_it_was(
+    fleet, start_named, backups, name, mode, refusal
+):
+    """A mode outside the cage's breakout_modes is refused by `config interface breakout` with
+    sonic-utilities' message; the cages split before it are broken back and the push rolls back."""
+    target = start_named(name)
+    before = running(fleet, target)
+    intended = json.loads(target.intended)
+    intended["BREAKOUT_CFG"]["Ethernet8"]["brkout_mode"] = mode  # the second cage the push splits
+    with pytest.raises(PushError) as failure:
+        push(target, json.dumps(intended, indent=4, sort_keys=True), backups)
+    assert refusal in str(failure.value)
+    assert failure.value.config_state == "rolled back"
     assert running(fleet, target) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: the push writes BREAKOUT_CFG through GCU, which only records the mode; the cage is "
-    "split by `config interface breakout` (sonic-utilities config/main.py breakout, dynamic port "
-    "breakout), which the push never runs",
+def test_sonic_breakout_that_would_delete_an_operators_config_is_refused_before_any_change(
+    fleet, start_named, backups
+):
+    """An IP address on a cage's port: `config interface breakout -f` would delete it for good, so
+    the push refuses before its checkpoint and names the entry."""
+
+    def routed(state) -> None:
+        state.config["INTERFACE"] = {"Ethernet8": {}, "Ethernet8|10.0.0.0/31": {}}
+
+    target = start_named("leaf06", prepare=routed)
+    before = running(fleet, target)
+    with pytest.raises(PushError) as failure:
+        push(target, target.intended, backups)
+    assert "would delete INTERFACE|Ethernet8, INTERFACE|Ethernet8|10.0.0.0/31" in str(failure.value)
+    assert failure.value.config_state == "unchanged"
+    assert running(fleet, target) == before
+    assert [entry["event"] for entry in history(fleet, target)] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "fault"),
+    [
+        # lost once every cage was split and given its QoS, before the patch
+        ("leaf06", {"drop_at": r"config qos reload"}),
+        # the patch lands and its reply is lost: the push recovers on a new session
+        ("leaf07", {"drop_at": r"config apply-patch"}),
+    ],
 )
-@pytest.mark.parametrize("name", list(SONIC_SWITCHES))
-def test_sonic_push_splits_each_cage_as_its_breakout_says(fleet, start_named, backups, name):
-    """intended/ says 2x400G per cage; after the push the cage's first port should hold half its
-    lanes and the second child port exist, as portconfig's BreakoutCfg builds them."""
-    target = start_named(name)
-    push(target, target.intended, backups)
-    config = running(fleet, target)
-    assert config["BREAKOUT_CFG"]["Ethernet0"] == json.loads(target.intended)["BREAKOUT_CFG"]["Ethernet0"]
-    assert len(config["PORT"]["Ethernet0"]["lanes"].split(",")) == 4
-    assert "Ethernet4" in config["PORT"]
+def test_sonic_fault_after_the_breakout_breaks_the_cages_back(fleet, start_named, backups, name, fault):
+    target = start_named(name, **fault)
+    before = running(fleet, target)
+    # a lost reply is noticed when its read times out: short here, every simulated reply is quick
+    quick = dataclasses.replace(OPTIONS, command_timeout_s=4)
+    with pytest.raises(PushError) as failure:
+        push_switch(target.switch, target.intended, connection(), check_mode=False, backup_root=backups,
+                    options=quick)  # fmt: skip
+    assert failure.value.config_state == "rolled back"
+    assert running(fleet, target) == before
+    events = [entry["event"] for entry in history(fleet, target)]
+    assert events.count("breakout") == 2 * len(json.loads(target.intended)["BREAKOUT_CFG"])
 
 
 # Per CLI OS, factory lines of cli.yml on a port gpunet configures, which the push must keep.
@@ -312,8 +421,9 @@ def test_a_port_rule_that_owns_whole_ports_is_caught_by_the_factory_state(
         # NVUE's PFC watchdog paths arrive in Cumulus 5.6.0 (NVIDIA's command reference,
         # introduced-in): a 5.5 switch does not know them.
         ("leaf05", "5.5.0", "pfc-watchdog"),
-        # BREAKOUT_CFG (dynamic port breakout) is SONiC 202012's (sonic-breakout_cfg.yang).
-        ("leaf06", "201911", "BREAKOUT_CFG"),
+        # Dynamic port breakout (BREAKOUT_CFG) is SONiC 202012's (sonic-breakout_cfg.yang): an
+        # older `config interface` has no `breakout` command.
+        ("leaf06", "201911", 'No such command "breakout"'),
     ],
 )
 def test_a_switch_on_an_older_release_refuses_what_it_lacks(

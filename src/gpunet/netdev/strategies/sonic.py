@@ -1,7 +1,10 @@
-"""SONiC: checkpoint, one atomic `config apply-patch` (the remediation: JSON Patch with removals),
-then the PFC watchdog through `pfcwd` (gpunet.netdev.sonic_pfcwd says why), rollback to the
-checkpoint on failure or lost reachability (PFC_WD put back by `pfcwd` first), `config save -y`,
-and the checkpoint deleted (`config delete-checkpoint`) whatever the outcome.
+"""SONiC: checkpoint, each cage whose breakout mode changes split by `config interface breakout`
+and given the SKU's QoS by `config qos reload --ports` (gpunet.netdev.sonic_breakout says why),
+one atomic `config apply-patch` (the remediation: JSON Patch with removals, planned again after
+a breakout), then the PFC watchdog through `pfcwd` (gpunet.netdev.sonic_pfcwd says why),
+rollback to the checkpoint on failure or lost reachability (PFC_WD put back by `pfcwd` first,
+each split cage broken back into its old mode next), `config save -y`, and the checkpoint
+deleted (`config delete-checkpoint`) whatever the outcome.
 
 Every `config` and `pfcwd` change runs under sudo: both refuse a non-root user (sonic-utilities
 config/main.py, pfcwd/main.py); the image lets the sudo group do so without a password
@@ -14,26 +17,41 @@ GCU checkpoints is documented, and each push deletes its own.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import re
 import time
 
+from gpunet.netdev import sonic_breakout
 from gpunet.netdev.errors import DeviceRejectedError, PushError
-from gpunet.netdev.remediation import Remediation
+from gpunet.netdev.remediation import Remediation, remediate
+from gpunet.netdev.sonic_breakout import BreakoutPlan
 from gpunet.netdev.sonic_pfcwd import PfcwdPlan
 from gpunet.netdev.strategies.base import CommitStrategy, SessionLost
 
 
 class ConfigCheckpointRollback(CommitStrategy):
     name = "config_checkpoint_rollback"
-    # click's errors, and pfcwd's refusals and skipped ports (pfcwd/main.py)
+    # click's errors, pfcwd's refusals and skipped ports (pfcwd/main.py), and `config interface
+    # breakout`'s (config/main.py: "[ERROR] ...", click.Abort's "Aborted!", "Dependencies Exist",
+    # an uncaught BreakoutCfg RuntimeError's traceback)
     error_pattern = re.compile(
-        r"^(Error|Failed|Usage:|SKIPPED:|Root privileges|unable to use polling)|command not found", re.M
+        r"^(Error|Failed|Usage:|SKIPPED:|Root privileges|unable to use polling|\[ERROR\]|Aborted!"
+        r"|Dependencies Exist|Traceback)|command not found",
+        re.M,
     )
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self.pfcwd = PfcwdPlan()  # the applied remediation's watchdog steps
+        self.breakout = BreakoutPlan()  # the cages this push splits (the undo breaks them back)
+
+    def reason(self, output: str) -> str:
+        """click's own error line ("Error: ...", breakout's "[ERROR] ...") rather than the usage
+        line before it; else the first line the error pattern finds."""
+        wanted = re.compile(r"^(Error|\[ERROR\]|Failed)")
+        lines = [line.strip() for line in output.splitlines()]
+        return next((line for line in lines if wanted.match(line)), "") or super().reason(output)
 
     def read_running(self) -> str:
         return self.send("show runningconfiguration all").strip()
@@ -44,7 +62,11 @@ class ConfigCheckpointRollback(CommitStrategy):
 
     def apply(self, remediation: Remediation) -> None:
         patch_file = self.patch_file
+        if remediation.breakout.cages:
+            self.refuse_lossy_breakout(remediation.breakout)
         self.send(f"sudo config checkpoint {self.options.tag}")
+        if remediation.breakout.cages:
+            remediation = self.break_out(remediation.breakout)
         if remediation.patch:
             self.write_file(patch_file, json.dumps(remediation.patch, indent=1, sort_keys=True))
             try:
@@ -54,6 +76,53 @@ class ConfigCheckpointRollback(CommitStrategy):
                     self.send(f"rm -f {patch_file}", check=False)
         self.pfcwd = remediation.pfcwd
         for command in remediation.pfcwd.apply:
+            self.send(command)
+
+    def running_document(self) -> dict:  # type: ignore[type-arg]
+        return json.loads(self.read_running())
+
+    def refuse_lossy_breakout(self, plan: BreakoutPlan) -> None:
+        """Before any change: a cage whose ports carry config the breakout would delete for good."""
+        lost = sonic_breakout.foreign_references(self.running_document(), plan)
+        if lost:
+            cages = ", ".join(cage.cage for cage in plan.cages)
+            shown = ", ".join(lost[:5]) + (f" and {len(lost) - 5} more" if len(lost) > 5 else "")
+            reason = (
+                f"breaking out {cages} would delete {shown} (config interface breakout -f deletes what "
+                "refers to the cage's ports): move or remove it first"
+            )
+            raise PushError(self.switch, reason, "unchanged")
+
+    def break_out(self, plan: BreakoutPlan) -> Remediation:
+        """Split the cages, give their new ports the SKU's QoS and the old port's other PORT fields,
+        and plan the patch again on what the switch now holds."""
+        self.breakout = plan  # before the first command: a lost reply is undone too
+        before = self.running_document()
+        for command in plan.apply:
+            self.send(command)
+        ports = sonic_breakout.new_ports(before, self.running_document())
+        if ports:
+            self.send(sonic_breakout.qos_reload(ports))
+        after = self.running_document()
+        replanned = remediate("sonic", json.dumps(after), json.dumps(plan.intended))
+        carry = sonic_breakout.carry_operations(sonic_breakout.carried(before, after, ports), plan.intended)
+        return dataclasses.replace(replanned, patch=replanned.patch + carry)
+
+    def break_back(self) -> None:
+        """Each cage this push split, back in its old mode, with the SKU's QoS on its ports again and
+        the watchdog they had (what `config rollback` cannot write); the rollback does the rest."""
+        if not self.breakout.cages:
+            return
+        before = self.running_document()
+        commands = sonic_breakout.reverse(self.breakout, before)
+        for command in commands:
+            self.send(command)
+        if not commands:
+            return
+        ports = sonic_breakout.new_ports(before, self.running_document())
+        if ports:
+            self.send(sonic_breakout.qos_reload(ports))
+        for command in sonic_breakout.watchdog_restore(self.breakout):
             self.send(command)
 
     def write_file(self, path: str, text: str) -> None:
@@ -77,6 +146,7 @@ class ConfigCheckpointRollback(CommitStrategy):
 
     def undo(self) -> None:
         self.restore_pfcwd()
+        self.break_back()
         self.send(f"sudo config rollback {self.options.tag}")
         self.discard_checkpoint()
 
@@ -87,6 +157,7 @@ class ConfigCheckpointRollback(CommitStrategy):
         self.send(f"rm -f {self.patch_file}", check=False)
         # Harmless when the patch never ran: the checkpoint holds the config from before the push.
         self.restore_pfcwd(check=False)
+        self.break_back()  # a failure here leaves the switch unknown: the rollback would not fit it
         self.send(f"sudo config rollback {self.options.tag}", check=False)
         self.discard_checkpoint()
 
