@@ -12,10 +12,10 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import require_gpunet
 
 try:
+    from gpunet.collect.switch_show import collect_switch_show, record_collection_error
     from gpunet.model.fabric import Switch
     from gpunet.netdev.errors import PushError
     from gpunet.netdev.logins import LOGIN_VARS, connection_from_vars
-    from gpunet.validate.switch_collect import collect_switch_show, record_collection_error
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
 else:

@@ -1,4 +1,5 @@
-"""Run the PFC/ECN/queue show commands on one switch and save their raw output as artifacts.
+"""Run the PFC/ECN/queue show commands on one switch and save their raw output as artifacts (the
+collection layer: `validate/` only reads what is saved here).
 
 Where the OS prints a command's counters as structured data, that form is asked for first
 (STRUCTURED_COMMANDS) and the text command of SWITCH_COMMANDS is the fallback for releases

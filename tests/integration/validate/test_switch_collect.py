@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
+from gpunet.collect.switch_show import FORMS_FILE, collect_switch_show
 from gpunet.lab.switchsim import SimOptions, SimulatorFleet
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import LoginError
 from gpunet.netdev.push import Connection
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers import parse
-from gpunet.validate.switch_collect import FORMS_FILE, collect_switch_show
 
 # (platform, a port of the simulator, the parsed path to the port's lossless-priority PFC counters)
 PLATFORMS = [
