@@ -67,7 +67,7 @@ class Firewall:
     nccl_socket_cidrs: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # millions at 262,144 GPUs: no __dict__ each
 class Peer:
     """The far end of a cable: a GPU host NIC or another switch's port."""
 
@@ -79,7 +79,7 @@ class Peer:
         return f"{self.device}:{self.port}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # millions at 262,144 GPUs: no __dict__ each
 class SwitchPort:
     name: str
     speed_gbps: int
@@ -123,7 +123,7 @@ class Switch:
         return {p.name: p for p in self.ports}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # millions at 262,144 GPUs: no __dict__ each
 class Nic:
     name: str  # RDMA device, e.g. mlx5_0
     netdev: str  # kernel interface, e.g. ens1f0np0
