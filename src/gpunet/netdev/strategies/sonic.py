@@ -62,11 +62,10 @@ class ConfigCheckpointRollback(CommitStrategy):
 
     def apply(self, remediation: Remediation) -> None:
         patch_file = self.patch_file
-        if remediation.breakout.cages:
-            self.refuse_lossy_breakout(remediation.breakout)
+        before = self.refuse_lossy_breakout(remediation.breakout) if remediation.breakout.cages else {}
         self.send(f"sudo config checkpoint {self.options.tag}")
         if remediation.breakout.cages:
-            remediation = self.break_out(remediation.breakout)
+            remediation = self.break_out(remediation.breakout, before)
         if remediation.patch:
             self.write_file(patch_file, json.dumps(remediation.patch, indent=1, sort_keys=True))
             try:
@@ -81,9 +80,11 @@ class ConfigCheckpointRollback(CommitStrategy):
     def running_document(self) -> dict:  # type: ignore[type-arg]
         return json.loads(self.read_running())
 
-    def refuse_lossy_breakout(self, plan: BreakoutPlan) -> None:
-        """Before any change: a cage whose ports carry config the breakout would delete for good."""
-        lost = sonic_breakout.foreign_references(self.running_document(), plan)
+    def refuse_lossy_breakout(self, plan: BreakoutPlan) -> dict:  # type: ignore[type-arg]
+        """Before any change: a cage whose ports carry config the breakout would delete for good.
+        Returns the running config it read."""
+        running = self.running_document()
+        lost = sonic_breakout.foreign_references(running, plan)
         if lost:
             cages = ", ".join(cage.cage for cage in plan.cages)
             shown = ", ".join(lost[:5]) + (f" and {len(lost) - 5} more" if len(lost) > 5 else "")
@@ -92,12 +93,12 @@ class ConfigCheckpointRollback(CommitStrategy):
                 "refers to the cage's ports): move or remove it first"
             )
             raise PushError(self.switch, reason, "unchanged")
+        return running
 
-    def break_out(self, plan: BreakoutPlan) -> Remediation:
+    def break_out(self, plan: BreakoutPlan, before: dict) -> Remediation:  # type: ignore[type-arg]
         """Split the cages, give their new ports the SKU's QoS and the old port's other PORT fields,
-        and plan the patch again on what the switch now holds."""
+        and plan the patch again on what the switch now holds (`before`: its config until now)."""
         self.breakout = plan  # before the first command: a lost reply is undone too
-        before = self.running_document()
         for command in plan.apply:
             self.send(command)
         ports = sonic_breakout.new_ports(before, self.running_document())
