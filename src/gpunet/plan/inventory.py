@@ -23,6 +23,7 @@ from gpunet.model.check import check_raw
 from gpunet.model.errors import Problem
 from gpunet.plan.fattree import HOST_LEAF, Topology
 from gpunet.plan.request import PlanInputError, PlanRequest, check_platform
+from gpunet.plan.yaml_text import block_yaml
 from gpunet.platforms import get_platform
 
 # Documentation ranges (RFC 5737, RFC 3849): never routed, safe in examples.
@@ -369,5 +370,8 @@ def _hosts_document(skeleton: InventorySkeleton) -> dict[str, Any]:
 def _write(path: Path, data: dict[str, Any], comment: str | None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     header = "---\n" + (f"# {comment}\n" if comment else "")
-    path.write_text(header + yaml.dump(data, Dumper=_PlanDumper, sort_keys=False, default_flow_style=False))
+    text = block_yaml(data)
+    if text is None:
+        text = yaml.dump(data, Dumper=_PlanDumper, sort_keys=False, default_flow_style=False)
+    path.write_text(header + text)
     return path
