@@ -415,7 +415,7 @@ class _SimulatedSonic:
 
     def __init__(self, state: SwitchState) -> None:
         self.personality = SonicPersonality.__new__(SonicPersonality)
-        self.personality.state, self.personality.heredoc = state, None
+        self.personality.state, self.personality.heredoc, self.personality.asking = state, None, None
         self.sent: list[str] = []
 
     def send_command(self, command: str, read_timeout: int) -> str:
