@@ -37,6 +37,10 @@ BREAKOUT_FIELDS = ("alias", "lanes", "speed", "index", "subport", "fec")
 # they hold for any port of the cage. Not the fields that depend on the old port's lanes or speed
 # (autoneg, adv_speeds, interface_type, link_training): those start from their defaults.
 CARRIED_FIELDS = ("admin_status", "description", "mtu", "dhcp_rate_limit")
+# A breakout waits up to this long for the old ports to leave ASIC_DB before it adds the new ones
+# (config_mgmt.py breakOutPort: MAX_WAIT = 60, _verifyAsicDB polls once a second): its reply may
+# come that much later than any other command's, so its read waits that much longer.
+ASIC_DB_WAIT_S = 60.0
 
 
 def command(cage: str, mode: str) -> str:

@@ -497,3 +497,18 @@ def test_junos_refuses_pfc_on_a_port_that_still_runs_pause(fleet, start_named, b
     assert "Ethernet PAUSE and PFC" in str(failure.value)
     assert failure.value.config_state in ("rolled back", "unchanged")
     assert running(fleet, target) == before
+
+
+def test_a_breakout_slower_than_any_other_command_is_waited_for(fleet, start_named, backups):
+    """A breakout may wait up to a minute for its old ports to leave ASIC_DB (config_mgmt.py
+    MAX_WAIT): its reply, slower than command_timeout_s here, is still waited for, not taken as a
+    lost session."""
+    target = start_named("leaf06", slow_at=r"config interface breakout", slow_s=4.0)
+    quick = dataclasses.replace(OPTIONS, command_timeout_s=2)
+    result = push_switch(target.switch, target.intended, connection(), check_mode=False, backup_root=backups,
+                         options=quick)  # fmt: skip
+    assert result.changed
+    events = [entry["event"] for entry in history(fleet, target)]
+    assert "slow" in events
+    assert events.count("breakout") == len(json.loads(target.intended)["BREAKOUT_CFG"])
+    assert "Ethernet4" in running(fleet, target)["PORT"]

@@ -95,14 +95,22 @@ class CommitStrategy(ABC):
     def prompt_pattern(self) -> str:
         return rf"{re.escape(self.conn.base_prompt[:16])}[^\n]*[#>$]\s*$"
 
-    def send(self, command: str, *, check: bool = True, conn: BaseConnection | None = None) -> str:
-        """Run one command and wait for the prompt; raise DeviceRejectedError on the OS's error text."""
+    def send(
+        self,
+        command: str,
+        *,
+        check: bool = True,
+        conn: BaseConnection | None = None,
+        extra_wait_s: float = 0.0,
+    ) -> str:
+        """Run one command and wait for the prompt; raise DeviceRejectedError on the OS's error text.
+        `extra_wait_s`: how much longer than command_timeout_s this command may take by design."""
         session = conn or self.conn
         try:
             output = session.send_command(
                 command,
                 expect_string=self.prompt_pattern(),
-                read_timeout=self.options.command_timeout_s,
+                read_timeout=self.options.command_timeout_s + extra_wait_s,
                 strip_prompt=True,
                 strip_command=True,
             )

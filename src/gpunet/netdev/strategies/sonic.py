@@ -100,7 +100,7 @@ class ConfigCheckpointRollback(CommitStrategy):
         and plan the patch again on what the switch now holds (`before`: its config until now)."""
         self.breakout = plan  # before the first command: a lost reply is undone too
         for command in plan.apply:
-            self.send(command)
+            self.send(command, extra_wait_s=sonic_breakout.ASIC_DB_WAIT_S)
         ports = sonic_breakout.new_ports(before, self.running_document())
         if ports:
             self.send(sonic_breakout.qos_reload(ports))
@@ -117,7 +117,7 @@ class ConfigCheckpointRollback(CommitStrategy):
         before = self.running_document()
         commands = sonic_breakout.reverse(self.breakout, before)
         for command in commands:
-            self.send(command)
+            self.send(command, extra_wait_s=sonic_breakout.ASIC_DB_WAIT_S)
         if not commands:
             return
         ports = sonic_breakout.new_ports(before, self.running_document())
