@@ -15,6 +15,7 @@ from typing import Any
 import asyncssh
 
 from gpunet.lab.switchsim.personalities import PERSONALITIES
+from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.state import SwitchState
 from gpunet.lab.switchsim.switch import DropSession, SimOptions, SimulatedSwitch
 
@@ -51,6 +52,35 @@ class _Server(asyncssh.SSHServer):
         return username == options.username and password == options.password
 
 
+# slow commands still being carried out after their session was cut (kept: the loop holds tasks weakly)
+background: set[asyncio.Future[str]] = set()
+
+
+async def _hold(switch: SimulatedSwitch, session: Personality, line: str, delay: float) -> str:
+    """A slow command: carried out after `delay` even if the client hung up meanwhile, as a switch
+    finishes a commit, with the files it named as they were when it started."""
+    read = switch.files_read_by(line)
+    switch.in_flight.append(line.strip())
+    try:
+        await asyncio.sleep(delay)
+    finally:
+        switch.in_flight.remove(line.strip())
+    return _carry_out(switch, session, line, read)
+
+
+def _carry_out(switch: SimulatedSwitch, session: Personality, line: str, read: dict[str, str]) -> str:
+    files = switch.__dict__.get("sonic_files", {})
+    gone = {path: text for path, text in read.items() if path not in files}
+    files.update(gone)  # what a slow command had read before they went
+    switch.refresh_counters()
+    output = switch.refusal(line)
+    if output is None:
+        output = session.handle(line)
+    for path in gone:
+        files.pop(path, None)
+    return output
+
+
 async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwitch) -> None:
     session = PERSONALITIES[switch.platform](switch, process.get_extra_info("username") or "")
     write = process.stdout.write
@@ -72,24 +102,17 @@ async def _serve_shell(process: asyncssh.SSHServerProcess, switch: SimulatedSwit
                 write(line + "\r\n")  # the echo netmiko waits for
                 if switch.options.latency_ms:
                     await asyncio.sleep(switch.options.latency_ms / 1000)
-                read: dict[str, str] = {}
                 if delay := switch.slow_delay(line):
-                    # carried out even if the client hangs up meanwhile, as a switch finishes a commit
-                    read = switch.files_read_by(line)
-                    switch.in_flight.append(line.strip())
-                    try:
-                        await asyncio.sleep(delay)
-                    finally:
-                        switch.in_flight.remove(line.strip())
-                files = switch.__dict__.get("sonic_files", {})
-                gone = {path: text for path, text in read.items() if path not in files}
-                files.update(gone)  # what the slow command had read before they went
-                switch.refresh_counters()
-                output = switch.refusal(line)
-                if output is None:
-                    output = session.handle(line)
-                for path in gone:
-                    files.pop(path, None)
+                    held = _hold(switch, session, line, delay)
+                    if switch.options.cut_while_slow:  # the link goes; the switch carries on
+                        task = asyncio.ensure_future(held)
+                        background.add(task)
+                        task.add_done_callback(background.discard)
+                        switch.state.record("session-dropped", during=line.strip())
+                        raise DropSession
+                    output = await held
+                else:
+                    output = _carry_out(switch, session, line, {})
                 switch.drop_after_command(line)
                 if (half := switch.cut_output(line, output or "")) is not None:
                     write(half.replace("\n", "\r\n"))

@@ -37,6 +37,7 @@ class SimOptions:
     # gives up waiting and moves on races a command the switch still carries out
     slow_at: str | None = None
     slow_s: float = 0.0
+    cut_while_slow: bool = False  # cut the session as the slow command starts; it is carried out still
     # cut the first session that runs a command matching this half-way through its output (once)
     cut_output_at: str | None = None
 
