@@ -21,7 +21,7 @@ except ImportError as error:  # no gpunet here: the plugin loads, its first use 
 else:
     GPUNET_IMPORT_ERROR = None
 
-PHASES = ("before", "after")
+PHASES = ("before", "after", "incast-before", "incast-after")
 # The task's arguments, as DOCUMENTATION in plugins/modules/verify_switch_show.py documents them
 # (tests/unit/package/test_action_arguments.py holds the two together).
 ARGUMENTS = {

@@ -1,7 +1,8 @@
 """Filters gpunet.fabric.verify_host_commands, verify_pair_rounds, verify_iperf3_rounds, verify_nccl_jobs,
-verify_raw_output.
+verify_raw_output, verify_incast_jobs, verify_incast_counters, verify_incast_outputs.
 
-Thin wrappers over gpunet.validate.collect_plan: the verify roles loop over what these return.
+Thin wrappers over gpunet.validate.collect_plan and gpunet.validate.incast_jobs: the verify roles
+loop over what these return.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required impo
 
 try:
     from gpunet.model.plain import to_plain
-    from gpunet.validate import collect_plan
+    from gpunet.validate import collect_plan, incast_jobs
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
     GPUNET_IMPORT_ERROR: ImportError | None = error
 else:
@@ -73,6 +74,19 @@ def verify_raw_output(result: Any, command_line: Any = False) -> str:
     return collect_plan.raw_output(to_plain(result), bool(command_line))
 
 
+def verify_incast_jobs(plan: Any, host: str, gid_indexes: Any = None) -> dict[str, Any]:
+    indexes = {str(nic): int(index) for nic, index in to_plain(gid_indexes or {}).items()}
+    return incast_jobs.host_jobs(to_plain(plan), host, indexes)
+
+
+def verify_incast_counters(phase: str) -> list[dict[str, Any]]:
+    return [incast_jobs.hw_counters_command(str(phase))]
+
+
+def verify_incast_outputs(results: Any) -> dict[str, str]:
+    return incast_jobs.client_outputs(list(to_plain(results or [])))
+
+
 class FilterModule:
     def filters(self) -> dict[str, Callable[..., Any]]:
         return guarded_filters(
@@ -83,6 +97,9 @@ class FilterModule:
                 "verify_nccl_jobs": verify_nccl_jobs,
                 "verify_raw_output": verify_raw_output,
                 "verify_required_gid_indexes": verify_required_gid_indexes,
+                "verify_incast_jobs": verify_incast_jobs,
+                "verify_incast_counters": verify_incast_counters,
+                "verify_incast_outputs": verify_incast_outputs,
             },
             GPUNET_IMPORT_ERROR,
         )

@@ -12,10 +12,12 @@ description:
     C(ansible_user), C(ansible_password) and C(gpunet_platform) come from the inventory.
 options:
   phase:
-    description: Whether these counters are from before or after the traffic tests.
+    description: Whether these counters are from before or after the traffic tests, or around the
+      incast stage (C(incast-before), C(incast-after)), which adds the platform's ECN-marking and PFC
+      watchdog commands.
     type: str
     required: true
-    choices: [before, after]
+    choices: [before, after, incast-before, incast-after]
   artifacts_dir:
     description: The artifacts folder on the controller.
     type: path

@@ -18,6 +18,7 @@ from typing import Any
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import Connection, connector
+from gpunet.validate import incast
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers.sonic import redis_py_dict
 
@@ -28,7 +29,7 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
 
     A switch that cannot be reached gets no files, so its checks report "error" with the reason
     that is raised here (LoginError/UnreachableError name the switch, never the password)."""
-    commands = SWITCH_COMMANDS.get(switch.platform, {})
+    commands = {**SWITCH_COMMANDS.get(switch.platform, {}), **phase_commands(switch.platform, phase)}
     structured = STRUCTURED_COMMANDS.get(switch.platform, {})
     folder = artifacts / "switches" / switch.name / phase
     folder.mkdir(parents=True, exist_ok=True)
@@ -47,6 +48,24 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
         session.disconnect()
     (folder / FORMS_FILE).write_text(json.dumps(forms, indent=2) + "\n")
     return written
+
+
+# The incast stage's phases (gpunet.validate.incast BEFORE/AFTER) and what they read besides
+# SWITCH_COMMANDS: SONiC's per-queue ECN-marked counts and PFC watchdog storms, which only the
+# incast checks judge (sonic-utilities at 691b1bb: scripts/wredstat behind `show queue
+# wredcounters`, pfcwd/main.py `show pfcwd stats`).
+INCAST_PHASES = (incast.BEFORE, incast.AFTER)
+INCAST_COMMANDS: dict[str, dict[str, str]] = {
+    "sonic": {
+        "sonic-show-queue-wredcounters": "show queue wredcounters",
+        "sonic-show-pfcwd-stats": "show pfcwd stats",
+    },
+}
+
+
+def phase_commands(platform: str, phase: str) -> dict[str, str]:
+    """The commands a phase adds to SWITCH_COMMANDS for `platform`."""
+    return INCAST_COMMANDS.get(platform, {}) if phase in INCAST_PHASES else {}
 
 
 @dataclass(frozen=True)
@@ -187,9 +206,12 @@ def record_collection_error(artifacts: Path, switch: str, phase: str, reason: st
 __all__ = [
     "COLLECTION_ERROR",
     "FORMS_FILE",
+    "INCAST_COMMANDS",
+    "INCAST_PHASES",
     "STRUCTURED_COMMANDS",
     "PushError",
     "RedisHashes",
     "collect_switch_show",
+    "phase_commands",
     "record_collection_error",
 ]

@@ -23,9 +23,12 @@ from gpunet.platforms import PLATFORMS, Platform, known_platforms
 ECN_MIN_PLAUSIBLE_KB = 9
 ECN_MAX_PLAUSIBLE_KB = 32 * 1024
 # TCP ports a NCCL port range must not swallow: SSH, and perftest's out-of-band exchange,
-# which verification runs on 18515 + rail so that all rails can test at once.
+# which verification runs on 18515 + rail so that all rails can test at once, and the incast
+# stage on 18515 + n, one server per sender a host receives from (gpunet.validate.incast): up to
+# INCAST_PORTS_PER_RAIL senders on each of its rails, what the firewall role opens by default.
 SSH_PORT = 22
 PERFTEST_BASE_PORT = 18515
+INCAST_PORTS_PER_RAIL = 4
 
 
 def ecn_thresholds(fabric: Fabric, broken: set[str]) -> list[Problem]:
@@ -216,7 +219,11 @@ def _reserved_tcp_ports(fabric: Fabric) -> list[tuple[int, int, str]]:
     rails = max((nic.rail for host in fabric.hosts.values() for nic in host.nics), default=0) + 1
     return [
         (SSH_PORT, SSH_PORT, "SSH"),
-        (PERFTEST_BASE_PORT, PERFTEST_BASE_PORT + rails - 1, "perftest (one port per rail)"),
+        (
+            PERFTEST_BASE_PORT,
+            PERFTEST_BASE_PORT + rails * INCAST_PORTS_PER_RAIL - 1,
+            f"perftest (one port per rail, {INCAST_PORTS_PER_RAIL} per rail in the incast stage)",
+        ),
     ]
 
 

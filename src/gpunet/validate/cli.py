@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gpunet.gcpause import paused_gc
 from gpunet.validate.batches import PARALLEL_FROM_HOSTS, JudgingProcessLost
-from gpunet.validate.checks import Catalog, CatalogError, load_catalog, load_selection
+from gpunet.validate.checks import CHECKS, Catalog, CatalogError, load_catalog, load_selection
 from gpunet.validate.judge import judge
 from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
 from gpunet.validate.pairs import MODES, RING
@@ -99,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.from_artifacts:
         folder = Path(args.from_artifacts)
     else:
-        folder = _collect(args, catalog.thresholds(Thresholds()))
+        folder = _collect(args, catalog.thresholds(Thresholds()), catalog.checks)
         if folder is None:
             return EXIT_USAGE
     # The collector paused while judging and reporting: at 4,096 hosts the parsed artifacts and
@@ -147,7 +147,7 @@ def _judge_and_report(args: argparse.Namespace, catalog: Catalog, folder: Path) 
     return exit_code(verdict.results)
 
 
-def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
+def _collect(args: argparse.Namespace, thresholds: Thresholds, catalog_checks: list[str]) -> Path | None:
     from gpunet.model.check import load_fabric
     from gpunet.model.errors import InventoryInvalidError
     from gpunet.validate.limit import left_out_by_collection, write_left_out
@@ -167,8 +167,23 @@ def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
         return None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder = Path(args.artifacts or f"artifacts/{fabric.name}-{stamp}")
+    # The incast stage runs only where the catalog selects one of its checks (it congests the
+    # fabric); its plan is made before anything is written, so a bad catalog leaves no folder.
+    incast_plan = None
+    if any("incast" in CHECKS[name].categories for name in catalog_checks):
+        from gpunet.validate.incast import plan_text
+
+        try:
+            incast_plan = plan_text(fabric, thresholds, limit)
+        except ValueError as error:
+            _usage_error(f"incast stage: {error}")
+            return None
     manifest = build_manifest(fabric, thresholds, args.pair_mode, limit)
     manifest.write(folder)
+    if incast_plan is not None:
+        from gpunet.validate.incast import write_plan
+
+        write_plan(folder, incast_plan)
     if limit:
         # The pairs and runs of the limited hosts whose other end is outside the limit cannot run:
         # each is listed (limit.json) and judged `not checked`, never dropped silently.
@@ -176,7 +191,9 @@ def _collect(args: argparse.Namespace, thresholds: Thresholds) -> Path | None:
         write_left_out(folder, limit, left_out_by_collection(full, manifest, limit))
     # --limit names GPU hosts; the switches' counters are still wanted around their traffic.
     ansible_limit = f"{args.limit},switches" if args.limit else None
-    run = run_collection(args.inventory, folder, ansible_limit, args.vault_password_file, args.quiet)
+    run = run_collection(
+        args.inventory, folder, ansible_limit, args.vault_password_file, args.quiet, incast_plan is not None
+    )
     record_collection(folder, run.rc)
     if run.failed_before_collecting:
         if not run.no_playbook:  # run_collection said where it looked for the playbook

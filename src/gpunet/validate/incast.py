@@ -22,8 +22,10 @@ of their own speed, 4 for 400G senders into an 800G port.
 
 from __future__ import annotations
 
+import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from gpunet.model.fabric import Fabric, GpuHost, Nic
@@ -211,6 +213,22 @@ def _uplinks(fabric: Fabric, leaf: str) -> list[str]:
 def plan_document(plan: list[RailIncast]) -> dict[str, Any]:
     """The plan as incast/plan.json holds it."""
     return {"version": 1, "rails": [asdict(rail) for rail in plan]}
+
+
+def plan_text(fabric: Fabric, thresholds: Thresholds, limit: set[str] | None = None) -> str:
+    """incast/plan.json's text for a collection. With a limit, the plan is made of the limited
+    hosts only (a sender outside it would not run). ValueError: the catalog's thresholds do not
+    make a plan (computed before anything is written)."""
+    if limit is not None:
+        fabric = replace(fabric, hosts={name: h for name, h in fabric.hosts.items() if name in limit})
+    return json.dumps(plan_document(plan_for(fabric, thresholds)), indent=2) + "\n"
+
+
+def write_plan(folder: Path, text: str) -> Path:
+    path = folder / PLAN_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
 
 
 class PlanError(ValueError):

@@ -61,9 +61,15 @@ def run_verify_playbook(
 
 
 def run_collection(
-    inventory: str, artifacts: Path, limit: str | None, vault_password_file: str | None, quiet: bool = False
+    inventory: str,
+    artifacts: Path,
+    limit: str | None,
+    vault_password_file: str | None,
+    quiet: bool = False,
+    incast: bool = False,
 ) -> PlaybookRun:
-    """ansible-playbook verify.yml through ansible-runner: how it ended (PlaybookRun)."""
+    """ansible-playbook verify.yml through ansible-runner: how it ended (PlaybookRun). `incast`:
+    also run the incast stage (gpunet_verify_incast), whose plan the caller wrote."""
     import ansible_runner  # imported here: --from-artifacts must work without Ansible's import cost
 
     project = project_dir()
@@ -89,7 +95,7 @@ def run_collection(
         playbook=str(project / PLAYBOOK),
         inventory=str(Path(inventory).resolve()),
         limit=limit,
-        extravars={"gpunet_verify_artifacts_dir": str(artifacts.resolve())},
+        extravars={"gpunet_verify_artifacts_dir": str(artifacts.resolve()), "gpunet_verify_incast": incast},
         cmdline=" ".join(cmdline) or None,
         envvars={"ANSIBLE_CONFIG": str(project / "ansible.cfg"), "PATH": _path_with_this_python()},
         event_handler=on_event,

@@ -188,9 +188,10 @@ RULES: list[tuple[str, Mutation, Mutation, str]] = [
     ),
     (
         "nccl port range",
-        # perftest listens on 18515 + rail: 18515-18516 for the two rails of the minimal inventory
-        lambda inv: fabric(inv)["firewall"].update(nccl_port_range=[18517, 65535]),
-        lambda inv: fabric(inv)["firewall"].update(nccl_port_range=[18516, 65535]),
+        # perftest listens on 18515 + rail, and the incast stage on up to 4 ports a rail: 18515-18522
+        # for the two rails of the minimal inventory
+        lambda inv: fabric(inv)["firewall"].update(nccl_port_range=[18523, 65535]),
+        lambda inv: fabric(inv)["firewall"].update(nccl_port_range=[18522, 65535]),
         "gpunet_fabric.firewall.nccl_port_range",
     ),
     (

@@ -76,7 +76,7 @@ DEFAULT_RULES = [
     # NCCL: the fabric networks *and* the bootstrap (socket) network, by default mgmt_cidrs.
     ("NCCL", "ip saddr { 198.51.100.0/24, 192.0.2.0/24 } tcp dport 50000-51000"),
     ("NCCL", "ip6 saddr { 2001:db8:100::/48 } tcp dport 50000-51000"),
-    ("perftest", "ip saddr { 198.51.100.0/24 } tcp dport 18515-18522"),
+    ("perftest", "ip saddr { 198.51.100.0/24 } tcp dport 18515-18546"),  # 8 rails, 4 incast senders each
     ("SSH", "ip6 saddr { 2001:db8:100::/48 } tcp dport 22"),
     ("gpunet verify", "ip saddr { 198.51.100.0/24, 192.0.2.0/24 } tcp dport 5201"),
     ("Slurm daemons", "ip saddr { 192.0.2.0/24 } tcp dport 6817"),
