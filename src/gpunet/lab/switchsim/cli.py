@@ -42,6 +42,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--drop-at", metavar="REGEX", help="drop the session once a command matching REGEX was carried out"
     )
     parser.add_argument("--latency-ms", type=int, default=0, help="delay before every reply")
+    parser.add_argument(
+        "--slow-at", metavar="REGEX", help="hold the first matching command --slow-s, then carry it out"
+    )
+    parser.add_argument("--slow-s", type=float, default=0.0, help="how long --slow-at holds its command")
+    parser.add_argument(
+        "--cut-while-slow", action="store_true", help="cut the session as the --slow-at command starts"
+    )
+    parser.add_argument(
+        "--cut-output-at", metavar="REGEX", help="cut the session half-way through a matching output"
+    )
     parser.add_argument("--fail-login", action="store_true", help="refuse every login")
     parser.add_argument(
         "--no-reconnect", action="store_true", help="after a config change, new logins hang (cut management)"
@@ -72,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
         drop_after=args.drop_after,
         drop_at=args.drop_at,
         latency_ms=args.latency_ms,
+        slow_at=args.slow_at,
+        slow_s=args.slow_s,
+        cut_while_slow=args.cut_while_slow,
+        cut_output_at=args.cut_output_at,
         fail_login=args.fail_login,
         no_reconnect=args.no_reconnect,
         minute_seconds=args.minute_seconds,
