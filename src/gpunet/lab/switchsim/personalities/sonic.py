@@ -27,6 +27,7 @@ from gpunet.lab.switchsim.personalities.showpfc import (
     sonic_pfc_priority,
     sonic_queue_counters,
 )
+from gpunet.lab.switchsim.personalities.sonic_incast import sonic_pfcwd_stats, sonic_wredcounters
 
 HEREDOC = re.compile(r"cat > (\S+) <<\s*'?(\w+)'?")
 ROOT_ONLY = "Root privileges are required for this operation"
@@ -177,6 +178,10 @@ class SonicPersonality(Personality):
             return sonic_pfc_priority(self.state)
         if command == "show ecn":
             return sonic_ecn(self.state)
+        if command == "show queue wredcounters":  # the incast stage's two (personalities/sonic_incast.py)
+            return sonic_wredcounters(self.state)
+        if command == "show pfcwd stats":
+            return sonic_pfcwd_stats(self.state)
         if command == "show queue counters" or command.startswith("show queue counters "):
             return self._show_queue_counters(command.split()[3:])
         if command == "exit":
