@@ -121,6 +121,10 @@ class Manifest:
     nccl_runs: dict[str, NcclRun]
     iperf3_pairs: list[tuple[str, str]]
     thresholds: Thresholds = field(default_factory=Thresholds)
+    # The CNP's DSCP and priority (the policy's second DSCP, link_qos compares its map on both
+    # ends); None in a manifest written before they were recorded.
+    cnp_dscp: int | None = None
+    cnp_priority: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         document = asdict(self)
@@ -183,6 +187,8 @@ def build_manifest(
         # The host network has no rails: one ring over all hosts.
         iperf3_pairs=[pair for round_ in ring_rounds(list(hosts)) for pair in round_],
         thresholds=thresholds,
+        cnp_dscp=fabric.qos.cnp_dscp,
+        cnp_priority=fabric.qos.cnp_priority,
     )
 
 
@@ -419,6 +425,9 @@ def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
         for key, value in document.get(name, {}).items():
             if not isinstance(value, dict):
                 raise ValueError(f"{name}.{key} is a JSON {_json_kind(value)}, expected an object")
+    for name in ("cnp_dscp", "cnp_priority"):
+        if document.get(name) is not None and type(document[name]) is not int:
+            raise ValueError(f"{name} is a JSON {_json_kind(document[name])}, expected a number")
     hosts = {
         name: HostExpectation(**{**host, "nics": [NicExpectation(**nic) for nic in host["nics"]]})
         for name, host in document["hosts"].items()
@@ -442,4 +451,6 @@ def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
         nccl_runs={name: NcclRun(**run) for name, run in document["nccl_runs"].items()},
         iperf3_pairs=[(client, server) for client, server in document["iperf3_pairs"]],
         thresholds=Thresholds(**document["thresholds"]),
+        cnp_dscp=document.get("cnp_dscp"),
+        cnp_priority=document.get("cnp_priority"),
     )

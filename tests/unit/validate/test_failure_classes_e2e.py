@@ -103,14 +103,14 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
         QOS,
         _cut_before("tc: 6"),
         3,
-        {(check, "error") for check in ("nic_qos", "nic_prio_tc", "nic_ets", "nic_cable_length")},
+        {(check, "error") for check in ("nic_qos", "nic_prio_tc", "nic_ets", "nic_cable_length", "link_qos")},
     ),
     (
         "mlnx_qos PFC off on the lossless priority",
         QOS,
         lambda t: re.sub(r"(enabled\s+0\s+0\s+0\s+)1", r"\g<1>0", t),
         4,
-        {("nic_qos", "fail")},
+        {("nic_qos", "fail"), ("link_qos", "fail")},
     ),
     # Switch views of EOS and Junos (PFC state, watchdog, per-priority pauses, queue drops).
     (
@@ -120,7 +120,7 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
             "Et4/1       Yes      3           Yes", "Et4/1       No                   No ", 1
         ),
         4,
-        {("switch_pfc", "fail")},
+        {("switch_pfc", "fail"), ("link_qos", "fail")},
     ),
     (
         "EOS PFC watchdog found the lossless queue stuck",
@@ -177,7 +177,7 @@ CASES: list[tuple[str, str, Callable[[str], str], int, set[tuple[str, str]]]] = 
             + "".join(f"  {p:03b}          {'Enabled' if p == 4 else 'Disabled'}\n" for p in range(8)),
         ),
         4,
-        {("switch_pfc", "fail")},
+        {("switch_pfc", "fail"), ("link_qos", "fail")},
     ),
     (
         "Junos congestion-notification table cut short",

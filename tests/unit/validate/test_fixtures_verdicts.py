@@ -45,7 +45,7 @@ def test_fixture_verdicts(fixture: str, code: int, problems: set[tuple[str, str,
 def test_healthy_fixture_runs_every_catalog_check() -> None:
     checks = {r.check for r in judge(ARTIFACTS / "healthy").results}
     assert {"nic_port_state", "nccl_busbw", "pair_bandwidth", "switch_pfc", "lossless_queue_drops"} <= checks
-    assert len(checks - {"coverage"}) == 22
+    assert len(checks - {"coverage"}) == 23
 
 
 def test_suspect_nic_names_its_switch_port() -> None:
@@ -93,7 +93,7 @@ def test_every_report_format(tmp_path: Path, fixture: str, report_format: str) -
         assert text.startswith("## gpunet-validate") and f"exit code {expected_code}" in text
     else:
         assert "gpunet-validate: fabric prod" in text
-        assert ("\n726 pass, 0 fail" in text) == (fixture == "healthy")
+        assert ("\n758 pass, 0 fail" in text) == (fixture == "healthy")
 
 
 def _problems(fixture: str) -> set[tuple[str, str, Status]]:

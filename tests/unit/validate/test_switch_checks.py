@@ -174,13 +174,19 @@ CASES = [
         "leaf07/after/sonic-show-pfc-priority.txt",
         "Ethernet16   3",
         "Ethernet16   ",
-        {("switch_pfc", "leaf07:Ethernet16", Status.FAIL)},
+        {
+            ("switch_pfc", "leaf07:Ethernet16", Status.FAIL),
+            ("link_qos", "gpu03:mlx5_6<->leaf07:Ethernet16", Status.FAIL),
+        },
     ),
     (
         "leaf01/after/nxos-show-interface-pfc.txt",
         "Ethernet1/2        On   On  (8)",
         "Ethernet1/2        Auto Off     ",
-        {("switch_pfc", "leaf01:Ethernet1/2", Status.FAIL)},
+        {
+            ("switch_pfc", "leaf01:Ethernet1/2", Status.FAIL),
+            ("link_qos", "gpu02:mlx5_0<->leaf01:Ethernet1/2", Status.FAIL),
+        },
     ),
     (
         "leaf05/after/cumulus-nv-show-qos-roce.txt",

@@ -211,12 +211,13 @@ _CNP_30M = "Type: Input, Name: cnp-30m, Index: 60000\n"
 _STUCK = '{"interfaces": {"Ethernet3/1": {"txQueues": {"3": {"stuckCount": 1, "recoveryCount": 1}}}}}'
 
 # (file under switches/, text to replace, replacement or None for the whole file's new text,
-#  the non-passing (check, target, status) results expected)
+#  the non-passing (check, target, status) results expected; link_qos names a host link whose leaf
+#  port's PFC is seen wrong)
 CHECK_CASES = [
     ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1       No                   No      DCBX disabled",
-     {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
+     {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL), ("link_qos", "gpu02:mlx5_2<->leaf03:Ethernet2/1", Status.FAIL)}),
     ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1       Yes      4           Yes     DCBX disabled",
-     {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
+     {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL), ("link_qos", "gpu02:mlx5_2<->leaf03:Ethernet2/1", Status.FAIL)}),
     ("leaf03/after/eos-show-pfc.txt", _EOS_ET2, "Et2/1       Yes      3           No      DCBX disabled",
      {("switch_pfc", "leaf03:Ethernet2/1", Status.FAIL)}),
     ("leaf04/after/eos-show-pfc.txt", _EOS_ET2 + "\n", "", {("switch_pfc", "leaf04:Ethernet2/1", Status.FAIL)}),
@@ -233,7 +234,7 @@ CHECK_CASES = [
      {("switch_pfc", f"leaf03:Ethernet{n}/1", Status.FAIL) for n in range(1, 17)}),
     # Junos: the port's PFC profile missing, another profile, or a profile not enabling priority 3.
     ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001", "Disabled",
-     {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),
+     {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL), ("link_qos", "gpu01:mlx5_7<->leaf08:et-0/0/0", Status.FAIL)}),
     ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001",
      "Enabled, Name: cnp-gone, Index: 60009", {("switch_pfc", "leaf08:et-0/0/0", Status.FAIL)}),
     ("leaf08/after/junos-show-cos-interface.txt", "Enabled, Name: cnp-3m, Index: 60001", "Enabled",
@@ -242,7 +243,8 @@ CHECK_CASES = [
     ("leaf08/after/junos-show-cos-congestion-notification.txt", None,
      _CNP_30M + JUNOS_CN_8021P.replace("roce-cnp", "cnp-3m").replace("011          Enabled", "011          Disabled")
      .replace("100          Disabled", "100          Enabled"),
-     {("switch_pfc", f"leaf08:et-0/0/{n}", Status.FAIL) for n in range(8)}),
+     {("switch_pfc", f"leaf08:et-0/0/{n}", Status.FAIL) for n in range(8)}
+     | {("link_qos", f"gpu0{n + 1}:mlx5_7<->leaf08:et-0/0/{n}", Status.FAIL) for n in range(4)}),
     ("leaf08/after/junos-show-cos-congestion-notification.txt", None,
      _CNP_30M + JUNOS_CN_8021P.replace("roce-cnp", "cnp-3m"), set()),  # priority 3 enabled: passes
     ("leaf08/after/junos-show-cos-interface.txt", "Physical interface: et-0/0/3, Index: 1003",

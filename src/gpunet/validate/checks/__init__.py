@@ -28,6 +28,7 @@ from gpunet.validate.checks.host import (
     RoceGidIndex,
 )
 from gpunet.validate.checks.incast import INCAST_CHECKS
+from gpunet.validate.checks.link_qos import LinkQos
 from gpunet.validate.checks.switch import LosslessQueueDrops, SwitchEcn, SwitchPfc
 from gpunet.validate.checks.traffic import (
     FaultLocalisation,
@@ -63,6 +64,7 @@ CHECKS: dict[str, type[Check]] = {
         SwitchPfc,
         SwitchEcn,
         LosslessQueueDrops,
+        LinkQos,
         Cabling,
         *INCAST_CHECKS,
     )

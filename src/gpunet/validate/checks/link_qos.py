@@ -1,0 +1,175 @@
+"""The `link_qos` check: both ends of every host cable agree on QoS.
+
+Per planned host link (a NIC and the leaf port the plan cables it to): the NIC's live QoS from
+its mlnx_qos capture against the switch port at the other end, as rendered (the manifest: the
+port lossless or not, the fabric's trust and DSCP policy, the queue plan both ends are rendered
+from) and as running where the switch_pfc captures show it (switch_port_qos.py: PFC-enabled
+priorities on every OS, trust on Cumulus). Compared: trust, the DSCP -> priority map of the
+policy's DSCPs (RoCE, CNP), the PFC-enabled priorities, and the ETS of the lossless priority's
+class. MTU is in neither end's capture (mlnx_qos does not print it, nor do the PFC shows), so it
+is not judged here.
+
+nic_qos and nic_ets judge the NIC against roce_host alone and switch_pfc the switch alone; this
+check names the link when the two ends differ from each other, which is what loses packets (a
+NIC pausing on a priority its leaf does not honour, a DSCP the two map to different classes).
+One result per link: pass, or fail naming each differing value on both ends and the fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gpunet.validate.artifacts import InputError
+from gpunet.validate.checks.base import HOSTS, RDMA_NICS, Check, read_host
+from gpunet.validate.checks.host import _RERUN
+from gpunet.validate.manifest import HostExpectation, NicExpectation, SwitchExpectation
+from gpunet.validate.results import Result, Status
+from gpunet.validate.switch_port_qos import PHASE, PortQos, running_ports
+
+_PUSH = "push {switch}'s rendered configuration (playbooks/switches.yml --limit {switch})"
+_PLAN = (
+    "mark {switch}:{port} lossless in the inventory (gpunet_ports[].lossless; a port cabled to a host"
+    " is lossless unless set false), render and push {switch}"
+)
+
+
+def _prios(values: tuple[int, ...] | list[int] | None) -> str:
+    return "?" if values is None else "[" + ",".join(map(str, values)) + "]"
+
+
+class LinkQos(Check):
+    name = "link_qos"
+    description = "each host NIC's live QoS matches the switch port its cable ends on, rendered and running"
+    categories = ("qos",)
+    judged_per = HOSTS  # a host's results come from its own captures and its leaves' PFC captures
+    commands = ("mlnx_qos", *sorted({"sonic-show-pfc-priority", "nxos-show-interface-pfc", "eos-show-pfc",
+                                      "cumulus-nv-show-qos-roce", "junos-show-cos-interface",
+                                      "junos-show-cos-congestion-notification"}))  # fmt: skip
+    # Batched with the NIC checks by mlnx_qos alone (parsed once there, host by host in parts); the
+    # few leaves' PFC captures are parsed once more in that process (sharing them would join
+    # switch_pfc's batch, which is judged switch by switch).
+    reads = ("mlnx_qos",)
+    weight = 2
+    needs = RDMA_NICS
+
+    def run(self) -> Iterator[Result]:
+        self._running: dict[str, Any] = {}
+        self._lossless = {name: set(s.lossless_ports) for name, s in self.manifest.switches.items()}
+        for host in self.manifest.hosts.values():
+            for nic in host.nics:
+                yield self._judge(host, nic)
+
+    def _judge(self, host: HostExpectation, nic: NicExpectation) -> Result:
+        m = self.manifest
+        near, far = f"{host.name}:{nic.netdev}", f"{nic.switch}:{nic.switch_port}"
+        target = f"{host.name}:{nic.name}<->{far}"
+        switch = m.switches.get(nic.switch)
+        if switch is None:
+            return Result(self.name, target, Status.ERROR, "the leaf of the plan", "no expectation",
+                          f"the manifest has no switch {nic.switch}: re-collect", "qos")  # fmt: skip
+        lossless = nic.switch_port in self._lossless[nic.switch]
+        dscps = {m.roce_dscp: m.lossless_priority}
+        if m.cnp_dscp is not None and m.cnp_priority is not None:
+            dscps[m.cnp_dscp] = m.cnp_priority
+        rendered_pfc = (m.lossless_priority,) if lossless else ()
+        ets_plan = _lossless_class_plan(nic, m.lossless_priority)
+        expected = (
+            f"{far} rendered: {'lossless' if lossless else 'lossy'}, trust {m.trust}, "
+            + ", ".join(f"DSCP {d} -> priority {p}" for d, p in dscps.items())
+            + f", PFC on {_prios(rendered_pfc)}"
+            + (f", lossless class {ets_plan}" if ets_plan else "")
+        )
+        qos, problem = read_host(self, host, "mlnx_qos", target, expected, nic.netdev)
+        if problem:
+            return problem
+        running, unread = self._port(switch, nic.switch_port)
+        host_pfc = tuple(qos["pfc_priorities"])
+        live_ets = _lossless_class_live(qos, m.lossless_priority)
+        wrong: list[str] = []
+        fixes: list[str] = []
+        host_fix, push_fix = _RERUN.format(host=host.name), _PUSH.format(switch=nic.switch)
+        if not lossless and host_pfc:
+            wrong.append(f"plan: {far} is lossy while {near} runs PFC on {_prios(host_pfc)}")
+            fixes.append(_PLAN.format(switch=nic.switch, port=nic.switch_port))
+        if qos["trust"] != m.trust:
+            wrong.append(f"trust: {near} {qos['trust']}, {far} rendered {m.trust}")
+            fixes.append(host_fix)
+        if running.trust is not None and m.trust not in running.trust.split(","):
+            wrong.append(f"trust: {far} running {running.trust}, rendered {m.trust}")
+            fixes.append(push_fix)
+        for dscp, prio in dscps.items():
+            seen = qos["dscp_to_priority"].get(str(dscp))
+            if seen != prio:
+                wrong.append(f"DSCP {dscp}: {near} -> priority {seen}, {far} rendered -> priority {prio}")
+                fixes.append(host_fix)
+        if lossless and host_pfc != rendered_pfc:
+            wrong.append(f"PFC: {near} on {_prios(host_pfc)}, {far} rendered on {_prios(rendered_pfc)}")
+            fixes.append(host_fix)
+        if running.pfc is not None and running.pfc != rendered_pfc:
+            wrong.append(
+                f"PFC: {far} running on {_prios(running.pfc)}"
+                f"{f' ({running.note})' if running.note else ''}, rendered on {_prios(rendered_pfc)}"
+                f", {near} on {_prios(host_pfc)}"
+            )
+            fixes.append(push_fix)
+        if ets_plan and live_ets != ets_plan:
+            wrong.append(f"ETS: {near} lossless class {live_ets}, queue plan {ets_plan}")
+            fixes.append(host_fix)
+        running_text = (
+            f"; {far} running PFC on {_prios(running.pfc)}"
+            + (f", trust {running.trust}" if running.trust is not None else "")
+            if running.pfc is not None
+            else ""
+        )
+        actual = (
+            f"{near}: trust {qos['trust']}, "
+            + ", ".join(f"DSCP {d} -> priority {qos['dscp_to_priority'].get(str(d))}" for d in dscps)
+            + f", PFC on {_prios(host_pfc)}"
+            + (f", lossless class {live_ets}" if ets_plan else "")
+            + running_text
+        )
+        note = unread or (f"{far} running PFC not shown: {running.note}" if running.pfc is None else "")
+        if not wrong:
+            return self.result(target, True, expected, actual, note)
+        message = "; ".join(wrong) + "; fix: " + "; ".join(dict.fromkeys(fixes))
+        return self.result(target, False, expected, actual, message + (f" ({note})" if note else ""))
+
+    def _port(self, switch: SwitchExpectation, port: str) -> tuple[PortQos, str]:
+        """The port's running QoS and, where the captures could not be read, why (the switch_pfc
+        check reports that error too; the link is then judged against the rendered intent)."""
+        if switch.name not in self._running:
+
+            def read(tool: str) -> dict[str, Any]:
+                return self.artifacts.switch(switch.name, PHASE, tool)
+
+            try:
+                self._running[switch.name] = running_ports(switch.platform, read)
+            except InputError as error:
+                self._running[switch.name] = f"{switch.name} running QoS not read: {error}"
+        found = self._running[switch.name]
+        if isinstance(found, str):
+            return PortQos(None), found
+        return found(port), ""
+
+
+def _lossless_class_plan(nic: NicExpectation, prio: int) -> str:
+    """TSA and share of the class the plan puts the lossless priority in ("" where roce_host leaves
+    the map or ETS alone, or the manifest predates them: nothing planned to compare)."""
+    if nic.prio_tc is None or nic.tc_tsa is None or nic.tc_bw is None or nic.left_alone is None:
+        return ""
+    if {"prio_tc", "ets"} & set(nic.left_alone) or not nic.prio_tc:
+        return ""
+    tc = nic.prio_tc[prio]
+    return _class_text(tc, nic.tc_tsa[tc], nic.tc_bw[tc])
+
+
+def _lossless_class_live(qos: dict[str, Any], prio: int) -> str:
+    for tc in qos["tcs"]:
+        if prio in tc["priorities"]:
+            return _class_text(tc["tc"], tc["tsa"], tc["bw_percent"] or 0)
+    return "not listed"
+
+
+def _class_text(tc: int, tsa: str, bw: int) -> str:
+    return f"tc{tc} {tsa} {bw}%" if tsa == "ets" else f"tc{tc} {tsa}"

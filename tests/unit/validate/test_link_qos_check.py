@@ -1,0 +1,296 @@
+"""link_qos, table-driven over the committed healthy artifacts (tests/fixtures/artifacts/generate.py).
+
+Each case changes one recorded capture (a host's mlnx_qos, a leaf's PFC show) or the manifest's
+plan, and states every link whose result is not a plain pass: its status and the words its
+message must hold (both ends' values, the fix). Every other link of the four hosts must pass.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gpunet.validate.checks import load_selection
+from gpunet.validate.judge import judge
+from gpunet.validate.results import Status
+from gpunet.validate.switch_port_qos import PFC_TOOLS
+from tests.conftest import FIXTURES_DIR
+
+HEALTHY = FIXTURES_DIR / "artifacts" / "healthy"
+NXOS_LINK = "gpu02:mlx5_0<->leaf01:Ethernet1/2"
+EOS_LINK = "gpu01:mlx5_2<->leaf03:Ethernet1/1"
+SONIC_LINK = "gpu03:mlx5_5<->leaf06:Ethernet16"
+JUNOS_LINKS = [f"gpu0{n}:mlx5_7<->leaf08:et-0/0/{n - 1}" for n in range(1, 5)]
+CUMULUS_LINKS = [f"gpu0{n}:mlx5_4<->leaf05:swp{n}s0" for n in range(1, 5)]
+JUNOS_NOTE = "leaf08:et-0/0/0 running PFC not shown: profile cnp-3m prints no IEEE 802.1p PFC table"
+
+# Juniper's IEEE 802.1p profile layout (as tests/unit/validate/test_switch_pfc_eos_junos.py):
+# PFC enabled on code points 3 and 4.
+JUNOS_8021P = "Type: Input, Name: cnp-3m, Index: 60001\nPriority     PFC\n" + "".join(
+    f"  {p:03b}          {'Enabled' if p in (3, 4) else 'Disabled'}\n" for p in range(8)
+)
+
+
+def copy_inputs(folder: Path) -> None:
+    """The files link_qos reads (the manifest, the NICs' mlnx_qos, the leaves' PFC shows after the
+    tests), not the whole folder: the copy is most of a case's time."""
+    keep = ("manifest.json", "mlnx_qos.", *(f"{tool}.txt" for tools in PFC_TOOLS.values() for tool in tools))
+    shutil.copytree(
+        HEALTHY,
+        folder,
+        ignore=lambda where, names: [
+            name for name in names if not (Path(where, name).is_dir() or name.startswith(keep))
+        ],
+    )
+
+
+def edit(relative: str, old: str, new: str, count: int = 1) -> Callable[[Path], None]:
+    def apply(folder: Path) -> None:
+        path = folder / relative
+        text = path.read_text()
+        assert text.count(old) >= count, f"{relative} lacks {old!r}"
+        path.write_text(text.replace(old, new, count))
+
+    return apply
+
+
+def write(relative: str, text: str) -> Callable[[Path], None]:
+    return lambda folder: (folder / relative).write_text(text)
+
+
+def remove(relative: str) -> Callable[[Path], None]:
+    return lambda folder: (folder / relative).unlink()
+
+
+def lossy(switch: str, port: str) -> Callable[[Path], None]:
+    def apply(folder: Path) -> None:
+        path = folder / "manifest.json"
+        document = json.loads(path.read_text())
+        document["switches"][switch]["lossless_ports"].remove(port)
+        path.write_text(json.dumps(document))
+
+    return apply
+
+
+def host_qos(host: str, netdev: str) -> str:
+    return f"hosts/{host}/mlnx_qos.{netdev}.txt"
+
+
+PFC_LINE = "enabled     0   0   0   1   0   0   0   0"
+# (case, change, {link: (status, words its message holds)}); links not named pass with no message
+# (leaf08's Junos profiles print no 802.1p table: those pass with the note that says so).
+CASES: list[tuple[str, Callable[[Path], None] | None, dict[str, tuple[Status, list[str]]]]] = [
+    ("as planned", None, {}),
+    (
+        "host PFC on an extra priority",
+        edit(host_qos("gpu02", "enp24s0np0"), PFC_LINE, "enabled     0   0   0   1   1   0   0   0"),
+        {
+            NXOS_LINK: (
+                Status.FAIL,
+                ["PFC: gpu02:enp24s0np0 on [3,4], leaf01:Ethernet1/2 rendered on [3]", "rerun roce_host"],
+            )
+        },
+    ),
+    (
+        "host PFC off",
+        edit(host_qos("gpu01", "enp58s0np0"), PFC_LINE, "enabled     0   0   0   0   0   0   0   0"),
+        {EOS_LINK: (Status.FAIL, ["gpu01:enp58s0np0 on [], leaf03:Ethernet1/1 rendered on [3]"])},
+    ),
+    (
+        "host trusts PCP",
+        edit(host_qos("gpu01", "enp58s0np0"), "Priority trust state: dscp", "Priority trust state: pcp"),
+        {EOS_LINK: (Status.FAIL, ["trust: gpu01:enp58s0np0 pcp, leaf03:Ethernet1/1 rendered dscp"])},
+    ),
+    (
+        "host maps the RoCE DSCP to another priority",
+        lambda folder: (
+            edit(host_qos("gpu03", "enp171s0np0"), "29,28,27,26,25,24,", "29,28,27,25,24,")(folder),
+            edit(host_qos("gpu03", "enp171s0np0"), "prio:4 dscp:39,", "prio:4 dscp:26,39,")(folder),
+        ),
+        {
+            SONIC_LINK: (
+                Status.FAIL,
+                ["DSCP 26: gpu03:enp171s0np0 -> priority 4, leaf06:Ethernet16 rendered -> priority 3"],
+            )
+        },
+    ),
+    (
+        "host maps the CNP DSCP to another priority",
+        lambda folder: (
+            edit(host_qos("gpu03", "enp171s0np0"), "50,49,48,", "50,49,")(folder),
+            edit(host_qos("gpu03", "enp171s0np0"), "prio:7 dscp:63,", "prio:7 dscp:48,63,")(folder),
+        ),
+        {SONIC_LINK: (Status.FAIL, ["DSCP 48: gpu03:enp171s0np0 -> priority 7", "rendered -> priority 6"])},
+    ),
+    (
+        "host's lossless class has another share",
+        edit(host_qos("gpu01", "enp58s0np0"), "tsa: ets, bw: 60%", "tsa: ets, bw: 50%"),
+        {
+            EOS_LINK: (
+                Status.FAIL,
+                ["ETS: gpu01:enp58s0np0 lossless class tc3 ets 50%, queue plan tc3 ets 60%"],
+            )
+        },
+    ),
+    (
+        "NX-OS leaf pauses on an extra priority",
+        edit(
+            "switches/leaf01/after/nxos-show-interface-pfc.txt",
+            "Ethernet1/2        On   On  (8) ",
+            "Ethernet1/2        On   On  (18)",
+        ),
+        {
+            NXOS_LINK: (
+                Status.FAIL,
+                [
+                    "PFC: leaf01:Ethernet1/2 running on [3,4], rendered on [3], gpu02:enp24s0np0 on [3]",
+                    "playbooks/switches.yml --limit leaf01",
+                ],
+            )
+        },
+    ),
+    (
+        "NX-OS leaf port with PFC oper off",
+        edit(
+            "switches/leaf01/after/nxos-show-interface-pfc.txt",
+            "Ethernet1/2        On   On ",
+            "Ethernet1/2        On   Off",
+        ),
+        {NXOS_LINK: (Status.FAIL, ["leaf01:Ethernet1/2 running on [], rendered on [3]"])},
+    ),
+    (
+        "EOS leaf port with PFC disabled",
+        edit("switches/leaf03/after/eos-show-pfc.txt", "Et1/1       Yes ", "Et1/1       No  "),
+        {EOS_LINK: (Status.FAIL, ["leaf03:Ethernet1/1 running on [], rendered on [3]"])},
+    ),
+    (
+        "EOS leaf with PFC off globally",
+        edit("switches/leaf03/after/eos-show-pfc.txt", "Global PFC : Enabled", "Global PFC : Disabled"),
+        {
+            f"gpu0{n}:mlx5_2<->leaf03:Ethernet{n}/1": (Status.FAIL, ["(Global PFC : Disabled)"])
+            for n in range(1, 5)
+        },
+    ),
+    (
+        "SONiC leaf port without its lossless priority",
+        edit("switches/leaf06/after/sonic-show-pfc-priority.txt", "Ethernet16   3", "Ethernet16   4"),
+        {SONIC_LINK: (Status.FAIL, ["leaf06:Ethernet16 running on [4], rendered on [3]"])},
+    ),
+    (
+        "SONiC leaf port not listed",
+        edit("switches/leaf06/after/sonic-show-pfc-priority.txt", "Ethernet16   3\n", ""),
+        {SONIC_LINK: (Status.PASS, ["leaf06:Ethernet16 running PFC not shown: port not listed"])},
+    ),
+    (
+        "SONiC leaf capture missing: judged against the rendered intent, said so",
+        remove("switches/leaf06/after/sonic-show-pfc-priority.txt"),
+        {
+            f"gpu0{n}:mlx5_5<->leaf06:Ethernet{8 * (n - 1)}": (Status.PASS, ["leaf06 running QoS not read"])
+            for n in range(1, 5)
+        },
+    ),
+    (
+        "Cumulus leaf trusts PCP alone and pauses on another priority",
+        lambda folder: (
+            edit("switches/leaf05/after/cumulus-nv-show-qos-roce.txt", "pcp,dscp", "pcp      ")(folder),
+            edit(
+                "switches/leaf05/after/cumulus-nv-show-qos-roce.txt",
+                "pfc-priority      3",
+                "pfc-priority      4",
+            )(folder),
+        ),
+        {
+            link: (
+                Status.FAIL,
+                [
+                    f"trust: {link.split('<->')[1]} running pcp, rendered dscp",
+                    "running on [4], rendered on [3]",
+                ],
+            )
+            for link in CUMULUS_LINKS
+        },
+    ),
+    (
+        "Junos profile with an 802.1p table enabling an extra priority",
+        write("switches/leaf08/after/junos-show-cos-congestion-notification.txt", JUNOS_8021P),
+        {
+            link: (Status.FAIL, [f"{link.split('<->')[1]} running on [3,4], rendered on [3]"])
+            for link in JUNOS_LINKS
+        },
+    ),
+    (
+        "Junos port's profile not listed",
+        edit(
+            "switches/leaf08/after/junos-show-cos-interface.txt",
+            "Enabled, Name: cnp-3m, Index: 60001",
+            "Enabled, Name: cnp-gone, Index: 60009",
+        ),
+        {
+            JUNOS_LINKS[0]: (
+                Status.PASS,
+                ["leaf08:et-0/0/0 running PFC not shown: input profile cnp-gone not in show class-of"],
+            )
+        },
+    ),
+    (
+        "plan: the leaf port is lossy",
+        lossy("leaf07", "Ethernet0"),
+        {
+            "gpu01:mlx5_6<->leaf07:Ethernet0": (
+                Status.FAIL,
+                [
+                    "plan: leaf07:Ethernet0 is lossy while gpu01:enp186s0np0 runs PFC on [3]",
+                    "mark leaf07:Ethernet0 lossless in the inventory",
+                    "leaf07:Ethernet0 running on [3], rendered on []",
+                ],
+            )
+        },
+    ),
+    (
+        "host capture missing",
+        remove(host_qos("gpu04", "enp24s0np0")),
+        {"gpu04:mlx5_0<->leaf01:Ethernet1/4": (Status.ERROR, ["mlnx_qos.enp24s0np0"])},
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "expected"), [(c[1], c[2]) for c in CASES], ids=[c[0] for c in CASES])
+def test_link_qos(
+    tmp_path: Path, change: Callable[[Path], None] | None, expected: dict[str, tuple[Status, list[str]]]
+) -> None:
+    folder = tmp_path / "artifacts"
+    copy_inputs(folder)
+    if change:
+        change(folder)
+    results = {
+        r.target: r for r in judge(folder, load_selection("link_qos")).results if r.check == "link_qos"
+    }
+    assert len(results) == 32  # every NIC of the four hosts, one result per link
+    for target, result in results.items():
+        if target in expected:
+            status, words = expected[target]
+            assert result.status == status, (target, result.message)
+            for word in words:
+                assert word in result.message, (target, word, result.message)
+        elif target == JUNOS_LINKS[0]:
+            assert (result.status, result.message) == (Status.PASS, JUNOS_NOTE)
+        elif target.split("<->")[1].startswith("leaf08"):
+            assert result.status == Status.PASS and "prints no IEEE 802.1p PFC table" in result.message
+        else:
+            assert (result.status, result.message) == (Status.PASS, ""), target
+
+
+def test_manifest_without_cnp_judges_the_roce_dscp_alone(tmp_path: Path) -> None:
+    """A manifest written before the CNP's DSCP was recorded: only the RoCE DSCP is compared."""
+    folder = tmp_path / "artifacts"
+    copy_inputs(folder)
+    document = json.loads((folder / "manifest.json").read_text())
+    del document["cnp_dscp"], document["cnp_priority"]
+    (folder / "manifest.json").write_text(json.dumps(document))
+    edit(host_qos("gpu03", "enp171s0np0"), "50,49,48,", "50,49,")(folder)
+    results = [r for r in judge(folder, load_selection("link_qos")).results if r.target == SONIC_LINK]
+    assert [(r.status, "DSCP 48" in r.expected) for r in results] == [(Status.PASS, False)]
