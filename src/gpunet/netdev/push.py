@@ -24,6 +24,7 @@ from gpunet.netdev.backup import write_backup
 from gpunet.netdev.errors import DeviceRejectedError, PushError
 from gpunet.netdev.interrupts import PushInterrupted, StopSignals, stop_signals
 from gpunet.netdev.jumphost import JumpHost
+from gpunet.netdev.nxos_checks import check_system_defined
 from gpunet.netdev.pushlock import switch_lock
 from gpunet.netdev.readback import UNKNOWN, Holds, ReadBack
 from gpunet.netdev.remediation import Remediation, remediate
@@ -311,6 +312,8 @@ def plan_remediation(switch: Switch, running: str, intended: str) -> Remediation
         raise DeviceRejectedError(switch.name, f"cannot read the running config: {error}") from None
     if switch.platform == "sonic" and not remediation.in_sync:
         check_buffer_model(switch, json.loads(running))
+    if switch.platform == "nxos":
+        check_system_defined(switch.name, remediation.commands)
     return remediation
 
 

@@ -9,6 +9,7 @@ import re
 
 from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities import nxos_ipqos
 from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.showpfc import nxos_pfc
 
@@ -49,6 +50,9 @@ class NxosPersonality(EditorPersonality):
             return self.page(
                 f"!Command: show running-config\n!Running configuration\n\nversion 10.3(4a)\n{body}"
             )
+        if command == "show running-config ipqos all":
+            body = "\n".join(nxos_ipqos.ipqos_all(state.config, self.switch.rules))
+            return self.page(f"!Command: {command}\n!Running configuration\n\nversion 10.3(4a)\n{body}")
         if command == "show startup-config":
             return self.page("!Command: show startup-config\n\n" + "\n".join(state.startup))
         if match := re.fullmatch(r"checkpoint file (bootflash:\S+)", command):
@@ -93,6 +97,8 @@ class NxosPersonality(EditorPersonality):
             state.record("save")
             self.switch.persist()
             return "[########################################] 100%\nCopy complete."
+        if (lldp := lldp_answer(self.switch, command)) is not None:
+            return self.page(lldp)
         if command == "show interface priority-flow-control":
             return self.page(nxos_pfc(state))
         if command == "exit":
@@ -108,6 +114,8 @@ class NxosPersonality(EditorPersonality):
         caret = f"{' ' * len(self.prompt())}^\n{INVALID}"
         if self.switch.rejects(command):
             return caret
+        if refused := nxos_ipqos.refusal(command):
+            return refused
         try:
             self.editor.feed(command)
         except grammar_error_type():
