@@ -97,8 +97,6 @@ class NxosPersonality(EditorPersonality):
             state.record("save")
             self.switch.persist()
             return "[########################################] 100%\nCopy complete."
-        if (lldp := lldp_answer(self.switch, command)) is not None:
-            return self.page(lldp)
         if command == "show interface priority-flow-control":
             return self.page(nxos_pfc(state))
         if command == "exit":
