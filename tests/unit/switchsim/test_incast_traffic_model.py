@@ -1,0 +1,116 @@
+"""The simulator's incast traffic model (a simulation, lab equipment) moves a simulated SONiC leaf's
+counters as its rendered CONFIG_DB says: with the committed intended/prod leaf config the lossless
+queue marks, pauses leave on its priority only and nothing drops; with ECN off nothing marks; with
+PFC on another priority nothing pauses and the lossless queue drops. Read back through the
+simulator's show printers and gpunet's parsers, as a collection would see them."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from gpunet.lab.switchsim.personalities.showpfc import sonic_pfc_counters
+from gpunet.lab.switchsim.personalities.sonic_incast import sonic_wredcounters
+from gpunet.lab.switchsim.state import SwitchState
+from gpunet.lab.switchsim.traffic import Load, apply_load, rail_loads
+from gpunet.model.check import load_fabric
+from gpunet.validate.incast import incast_plan
+from gpunet.validate.parsers import parse
+from tests.conftest import REPO_ROOT
+
+INTENDED = REPO_ROOT / "intended" / "prod"
+
+
+@pytest.fixture(scope="module")
+def sonic_rails() -> list[Any]:
+    fabric = load_fabric(REPO_ROOT / "inventories" / "prod")
+    return [r for r in incast_plan(fabric) if fabric.switches[r.receiver_port.switch].platform == "sonic"]
+
+
+def _leaf(name: str, change: Callable[[dict[str, Any]], None]) -> SwitchState:
+    config = json.loads((INTENDED / f"{name}.cfg").read_text())
+    change(config)
+    return SwitchState(
+        platform="sonic", hostname=name, config=copy.deepcopy(config), ports=sorted(config["PORT"])
+    )
+
+
+def _ecn_off(config: dict[str, Any]) -> None:
+    for profile in config["WRED_PROFILE"].values():
+        profile["ecn"] = "ecn_none"
+
+
+def _pfc_on(priority: str) -> Callable[[dict[str, Any]], None]:
+    def change(config: dict[str, Any]) -> None:
+        for entry in config["PORT_QOS_MAP"].values():
+            if "pfc_enable" in entry:
+                entry["pfc_enable"] = priority
+
+    return change
+
+
+def _unchanged(config: dict[str, Any]) -> None:
+    pass
+
+
+def _seen(state: SwitchState, load: Load) -> dict[str, Any]:
+    """What a collection after the load reads: marks per queue of the egress port, pauses sent by priority."""
+    wred = parse("sonic-show-queue-wredcounters", sonic_wredcounters(state))["queues"]
+    marks = {q["queue"]: q["ecn_marked_pkts"] for q in wred if q["port"] == load.egress}
+    pfc = parse("sonic-show-pfc-counters", sonic_pfc_counters(state))
+    paused = {p for port in load.ingress for p, n in enumerate(pfc["tx"][port]) if n}
+    return {"marks": marks, "paused": paused}
+
+
+@pytest.mark.parametrize(
+    ("policy", "change", "marks", "paused", "drops"),
+    [
+        ("as rendered", _unchanged, True, {3}, False),
+        ("ECN off", _ecn_off, False, {3}, False),
+        ("PFC on priority 4", _pfc_on("4"), True, set(), True),
+        ("no PFC", _pfc_on(""), True, set(), True),
+    ],
+)
+def test_the_counters_follow_the_rendered_policy(
+    sonic_rails: list[Any], policy: str, change: Callable, marks: bool, paused: set, drops: bool
+) -> None:
+    assert sonic_rails  # leaf06 and leaf07 of prod are SONiC
+    for rail in sonic_rails:
+        (switch, load), *_ = rail_loads(rail).items()
+        state = _leaf(switch, change)
+        outcome = apply_load(state, load)
+        assert (outcome.tc, outcome.queue) == (3, 3), policy  # DSCP 26 -> TC 3 -> queue 3 as rendered
+        seen = _seen(state, load)
+        assert (seen["marks"]["UC3"] > 0) is marks, policy
+        assert not any(n for q, n in seen["marks"].items() if q != "UC3")  # only the lossless queue
+        assert seen["paused"] == paused, policy
+        dropped = outcome.dropped
+        assert (dropped > 0) is drops, policy
+        assert state.counters[load.egress]["tx_queue"][3] > 0
+
+
+def test_a_load_within_the_line_rate_marks_pauses_and_drops_nothing(sonic_rails: list[Any]) -> None:
+    (switch, load), *_ = rail_loads(sonic_rails[0]).items()
+    state = _leaf(switch, _unchanged)
+    outcome = apply_load(state, Load(load.egress, load.ingress, load.dscp, 300.0, load.seconds))
+    assert (outcome.marked, outcome.paused_ports, outcome.dropped) == (0, (), 0)
+
+
+def test_a_load_in_another_class_leaves_the_lossless_queue_alone(sonic_rails: list[Any]) -> None:
+    (switch, load), *_ = rail_loads(sonic_rails[0]).items()
+    state = _leaf(switch, _unchanged)
+    outcome = apply_load(state, Load(load.egress, load.ingress, 0, load.offered_gbps, load.seconds))
+    assert (outcome.tc, outcome.marked, outcome.paused_ports) == (0, 0, ())
+    assert outcome.dropped > 0  # best effort under incast: no PFC, no ECN profile on queue 0
+
+
+def test_another_os_or_an_unknown_port_is_refused(sonic_rails: list[Any]) -> None:
+    (switch, load), *_ = rail_loads(sonic_rails[0]).items()
+    with pytest.raises(ValueError, match="reads SONiC"):
+        apply_load(SwitchState(platform="eos", hostname="x", ports=[load.egress]), load)
+    with pytest.raises(ValueError, match="no port Ethernet999"):
+        apply_load(_leaf(switch, _unchanged), Load("Ethernet999", (), 26, 800.0, 10.0))
