@@ -161,7 +161,19 @@ def _undo(strategy: CommitStrategy, check: ReadBack, name: str, reason: str) -> 
     """After a rejected line, on the open session: put the previous config back, and say so."""
     try:
         strategy.undo()
-    except (PushError, SessionLost, PushInterrupted) as again:
+    except SessionLost as lost:  # the undo may have landed: as after any lost session
+        _recover(strategy, check, name, f"{reason}; {lost} while undoing")
+    except PushError as again:
+        holds = check.holds()
+        if holds is Holds.PREVIOUS:
+            state = "rolled back"
+        elif holds is Holds.INTENT and strategy.self_rollback and strategy.rollback_deadline is not None:
+            state = strategy.rollback_state()
+        else:
+            state = "live unsaved" if holds is Holds.INTENT else UNKNOWN
+        message = f"{reason}; the undo failed too ({_why(again)}); the read-back found {holds.value}"
+        raise PushError(name, message, state) from None
+    except PushInterrupted as again:  # a second signal: stop now, without reading back
         state = strategy.rollback_state() if strategy.self_rollback else UNKNOWN
         raise PushError(
             name, f"{reason}; the undo failed too ({_why(again)}): read the switch", state

@@ -59,6 +59,14 @@ CASES = [
     *[(p, {"drop_at": command}, SAVED, "intent saved") for p, command in SAVE.items()],
     # A commit slower than the push waits: nothing is restored while it may still land. It lands,
     # with its timer; SONiC's patch has none, and its rollback waits for the patch to end.
+    # A rejected line, and the undo's reply lost: the undo landed (read back); nothing left.
+    ("eos", {"reject": r"^bandwidth percent 60$", "drop_at": r"^abort$"}, "rolled back", "previous"),
+    (
+        "nxos",
+        {"reject": r"^policy-map type queuing GPUNET-QUEUING-OUT$", "drop_at": r"^rollback running-config "},
+        "rolled back",
+        "previous",
+    ),
     ("eos", {"slow_at": COMMIT["eos"]}, TIMER, "previous"),
     ("cumulus", {"slow_at": COMMIT["cumulus"]}, TIMER, "previous"),
     ("sonic", {"slow_at": COMMIT["sonic"]}, "rolled back", "previous"),
