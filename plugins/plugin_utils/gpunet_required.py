@@ -11,15 +11,25 @@ from __future__ import annotations
 import importlib.util
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ansible.errors import AnsibleError
 
 MESSAGE = (
     "the gpunet.fabric plugins need the gpunet Python package in the Python that runs Ansible "
-    "({python}): install it there with `{python} -m pip install gpunet` (from a checkout: "
-    "`pip install .`), or run Ansible from the virtualenv that has it"
+    "({python}): install it there with {install}, or run Ansible from the virtualenv that has it"
 )
+# The built collection ships gpunet's wheel (scripts/build-collection.sh); a checkout's plugins/ has none.
+COLLECTION = Path(__file__).resolve().parents[2]
+WHEELS = COLLECTION / "wheels"
+
+
+def install_hint(python: str) -> str:
+    """The command that installs gpunet: from the wheel the collection carries, else from a checkout."""
+    if WHEELS.is_dir():
+        return f"`{python} -m pip install --find-links {WHEELS} -r {COLLECTION / 'requirements.txt'}`"
+    return f"`{python} -m pip install .` in a gpunet checkout (gpunet is not on PyPI)"
 
 
 def require_gpunet(import_error: ImportError | None) -> None:
@@ -31,7 +41,9 @@ def require_gpunet(import_error: ImportError | None) -> None:
     if import_error is None:
         return
     if importlib.util.find_spec("gpunet") is None:
-        raise AnsibleError(MESSAGE.format(python=sys.executable)) from import_error
+        raise AnsibleError(
+            MESSAGE.format(python=sys.executable, install=install_hint(sys.executable))
+        ) from import_error
     raise import_error
 
 

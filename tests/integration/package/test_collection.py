@@ -1,7 +1,12 @@
-"""The gpunet.fabric collection artifact: built by scripts/build-collection.sh, installed with
-ansible-galaxy into an empty collections path, it runs site.yml's syntax check, the preflight and
-the render on the example inventory, from a folder that is not the checkout and without the
-checkout's ansible.cfg."""
+"""The gpunet.fabric collection artifact, installed alone as an operator would: built by
+scripts/build-collection.sh; a fresh virtualenv (no system site packages, no index: a wheelhouse of
+gpunet's dependencies repacked from the test venv, tests/integration/package/wheelhouse.py) gets
+ansible-core, whose ansible-galaxy installs the artifact into an empty collections path; the first
+plugin used says gpunet is missing and how to install it, and that command, taken from the message,
+installs gpunet from the wheel the collection carries (requirements.txt). From there, in a folder
+that is not the checkout and without the checkout's ansible.cfg: site.yml's syntax check, the
+preflight and the render on the example inventory. About 50-60 s, half of it pip unpacking the
+`ansible` bundle gpunet depends on (docs/install.md says why it is not ansible-core alone)."""
 
 from __future__ import annotations
 
@@ -13,15 +18,23 @@ import subprocess
 import sys
 import sysconfig
 import tarfile
+import tomllib
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
+
+from tests.integration.package import wheelhouse
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
+COLLECTION_META = REPO_ROOT / "collections/ansible_collections/gpunet/fabric"
+MISSING = "the gpunet.fabric plugins need the gpunet Python package"
+HINT = re.compile(r"install it there with `([^`]+)`")
 PROD = REPO_ROOT / "inventories" / "prod"
 VAULT = ("--vault-password-file", str(PROD / "vault-password.txt"))
 # One of each kind of content the artifact must carry (the checkout links plugins/, which
@@ -37,6 +50,10 @@ EXPECTED_MEMBERS = (
     "playbooks/site.yml",
     "playbooks/preflight.yml",
     "LICENSE",
+    "requirements.txt",
+    "bindep.txt",
+    "meta/execution-environment.yml",
+    "wheels/gpunet-0.1.0-py3-none-any.whl",
 )
 
 
@@ -45,50 +62,131 @@ class InstalledCollection:
     artifact: Path
     collections: Path
     workdir: Path
+    venv: Path
+    # What the first plugin said in the venv with ansible-core alone, before gpunet was installed.
+    without_gpunet: str
+
+
+def _run(
+    argv: list[str], env: dict[str, str], cwd: Path, timeout: int = 300
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> InstalledCollection:
     work = tmp_path_factory.mktemp("collection")
-    env = _env(work / "collections")
-    built = subprocess.run(
+    collections, venv, workdir = work / "collections", work / "venv", work / "run"
+    workdir.mkdir()
+    built = _run(
         [str(REPO_ROOT / "scripts" / "build-collection.sh"), str(work / "dist")],
-        capture_output=True, text=True, env=env, check=False,
+        {**os.environ, "PYTHON": sys.executable}, work,
     )  # fmt: skip
     assert built.returncode == 0, built.stderr
     artifact = Path(built.stdout.strip().splitlines()[-1])
-    install = subprocess.run(
-        # --no-deps: no Galaxy to fetch ansible.posix and community.general from (the bundle has them)
-        [str(BIN / "ansible-galaxy"), "collection", "install", "--no-deps", "-p", str(work / "collections"),
-         str(artifact)],
-        capture_output=True, text=True, env=env, cwd=work, check=False,
+
+    base_python = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base_python, "-m", "venv", "--without-pip", str(venv)], check=True)
+    env = _env(collections, venv)
+    wheels = wheelhouse.build(REPO_ROOT / ".cache" / "quickstart-wheelhouse", REPO_ROOT / "pyproject.toml")
+    # The test venv's pip installs into the fresh venv (--python), so it needs no pip of its own;
+    # --no-compile: byte-compiling the ansible bundle would double the install's time.
+    pip = [str(BIN / "pip"), "--python", str(venv / "bin" / "python"), "install", "-q", "--no-compile",
+           "--find-links", str(wheels)]  # fmt: skip
+    core = _run([*pip, _pinned("ansible-core")], env, work)
+    assert core.returncode == 0, core.stdout + core.stderr
+    install = _run(
+        # --offline: no Galaxy; ansible.posix and community.general come with gpunet's `ansible` below
+        [str(venv / "bin" / "ansible-galaxy"), "collection", "install", "--offline", "--no-deps",
+         "-p", str(collections), str(artifact)],
+        env, work,
     )  # fmt: skip
     assert install.returncode == 0, install.stdout + install.stderr
-    workdir = work / "run"
-    workdir.mkdir()
-    return InstalledCollection(artifact=artifact, collections=work / "collections", workdir=workdir)
+    # The first plugin used, before gpunet is installed, says how to install it; the test runs that.
+    first = _run(
+        [str(venv / "bin" / "ansible"), "localhost", "-i", "localhost,", "-m", "ansible.builtin.debug",
+         "-a", "msg={{ 'x' | gpunet.fabric.intended_root }}"],
+        env, workdir,
+    )  # fmt: skip
+    hint = HINT.search(first.stdout + first.stderr)
+    assert hint, first.stdout + first.stderr
+    command = hint.group(1).split()
+    assert command[:4] == [str(venv / "bin" / "python"), "-m", "pip", "install"], command
+    gpunet = _run([*pip, *command[4:]], env, work)
+    assert gpunet.returncode == 0, gpunet.stdout + gpunet.stderr
+    return InstalledCollection(
+        artifact=artifact, collections=collections, workdir=workdir, venv=venv,
+        without_gpunet=first.stdout + first.stderr,
+    )  # fmt: skip
 
 
-def _env(collections: Path) -> dict[str, str]:
-    """The installed collection and no checkout ansible.cfg. Collections on sys.path stay visible:
-    the roles use ansible.posix and community.general, which only the `ansible` bundle brings here
-    (no Galaxy to install them from); it holds no gpunet.fabric."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANSIBLE_")}
+def _pinned(name: str) -> str:
+    """name==the version installed in the test venv (the one the wheelhouse holds)."""
+    return f"{name}=={metadata.version(name)}"
+
+
+def _env(collections: Path, venv: Path) -> dict[str, str]:
+    """The fresh venv first on PATH, the installed collection, no checkout ansible.cfg, no pip
+    configuration or index of this machine (only the wheelhouse). ansible.posix and community.general
+    come from the `ansible` bundle in the venv's own site-packages; it holds no gpunet.fabric."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "PIP_", "VIRTUAL_ENV"))}
     env.update(
-        PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+        PATH=f"{venv / 'bin'}{os.pathsep}/usr/bin:/bin",
         ANSIBLE_COLLECTIONS_PATH=str(collections),
         ANSIBLE_ROLES_PATH=str(collections / "no-roles-here"),
         ANSIBLE_NOCOLOR="1",
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_NO_INDEX="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
     )
     return env
 
 
 def _playbook(installed: InstalledCollection, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BIN / "ansible-playbook"), *args],
-        cwd=installed.workdir, env=_env(installed.collections), capture_output=True, text=True,
-        timeout=300, check=False,
+    return _run(
+        [str(installed.venv / "bin" / "ansible-playbook"), *args],
+        _env(installed.collections, installed.venv), installed.workdir,
     )  # fmt: skip
+
+
+def test_without_gpunet_the_plugin_names_the_shipped_wheel(installed: InstalledCollection) -> None:
+    collection = installed.collections / "ansible_collections/gpunet/fabric"
+    assert MISSING in installed.without_gpunet, installed.without_gpunet
+    assert (
+        f"--find-links {collection / 'wheels'} -r {collection / 'requirements.txt'}"
+        in installed.without_gpunet
+    )
+
+
+def test_the_venv_runs_the_collections_gpunet(installed: InstalledCollection) -> None:
+    """gpunet and Ansible come from the fresh venv (no test venv, no checkout on its path)."""
+    probe = "import ansible, gpunet, netmiko; print(ansible.__file__, gpunet.__file__, netmiko.__file__)"
+    where = subprocess.run(
+        [str(installed.venv / "bin" / "python"), "-c", probe],
+        cwd=installed.workdir, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}, check=True,
+    ).stdout.split()  # fmt: skip
+    assert len(where) == 3 and all(path.startswith(str(installed.venv)) for path in where), where
+    assert "include-system-site-packages = false" in (installed.venv / "pyvenv.cfg").read_text()
+
+
+def test_requirements_txt_pins_the_shipped_wheel() -> None:
+    """requirements.txt, galaxy.yml, pyproject.toml and the wheel build-collection.sh ships agree on
+    gpunet's version, and meta/execution-environment.yml names files the collection has."""
+    pins = [
+        Requirement(line)
+        for line in (COLLECTION_META / "requirements.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    version = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert [(pin.name, str(pin.specifier)) for pin in pins] == [("gpunet", f"=={version}")]
+    assert yaml.safe_load((COLLECTION_META / "galaxy.yml").read_text())["version"] == version
+    assert f"wheels/gpunet-{version}-py3-none-any.whl" in EXPECTED_MEMBERS
+    ee = yaml.safe_load((COLLECTION_META / "meta" / "execution-environment.yml").read_text())
+    assert ee["version"] == 1
+    assert sorted(ee["dependencies"].values()) == ["bindep.txt", "requirements.txt"]
+    assert all((COLLECTION_META / name).is_file() for name in ee["dependencies"].values())
 
 
 def test_the_artifact_carries_plugins_roles_and_playbooks(installed: InstalledCollection) -> None:
@@ -142,11 +240,10 @@ def test_installed_push_reads_where_the_render_writes(installed: InstalledCollec
     role = installed.collections / "ansible_collections/gpunet/fabric/roles/switch_qos"
     defaults = yaml.safe_load((role / "defaults" / "main.yml").read_text())
     expression = defaults["switch_qos_intended_dir"]
-    run = subprocess.run(
-        [str(BIN / "ansible"), "localhost", "-i", str(PROD), *VAULT, "-m", "ansible.builtin.debug",
-         "-a", f"msg={expression}"],
-        cwd=installed.workdir, env=_env(installed.collections), capture_output=True, text=True,
-        timeout=120, check=False,
+    run = _run(
+        [str(installed.venv / "bin" / "ansible"), "localhost", "-i", str(PROD), *VAULT,
+         "-m", "ansible.builtin.debug", "-a", f"msg={expression}"],
+        _env(installed.collections, installed.venv), installed.workdir, timeout=120,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     assert f'"msg": "{REPO_ROOT / "intended"}"' in run.stdout, run.stdout
@@ -158,9 +255,7 @@ def _requirements() -> dict[str, str]:
 
 
 def test_requirements_and_galaxy_dependencies_agree() -> None:
-    galaxy = yaml.safe_load(
-        (REPO_ROOT / "collections/ansible_collections/gpunet/fabric/galaxy.yml").read_text()
-    )
+    galaxy = yaml.safe_load((COLLECTION_META / "galaxy.yml").read_text())
     assert galaxy["dependencies"] == _requirements()
 
 
