@@ -3,9 +3,10 @@ converges the switch's owned config to intended/ (removals included), a second p
 nothing, config outside gpunet's scope is untouched, and a rejected removal rolls everything back.
 
 Each scenario renders the prod inventory before and after one change (lossless priority, queue
-share, ECN threshold, a queue removed, a port removed), pushes both, and judges the switch by
+share, ECN threshold, a queue removed, a port removed), pushes both onto a switch in its factory
+state (gpunet.lab.switchsim.factory) with an operator's lines on top, and judges the switch by
 the rendered lines themselves: every line intended/ has is on the switch, every line the change
-dropped is gone.
+dropped is gone, and every factory line is still there.
 """
 
 from __future__ import annotations
@@ -204,6 +205,13 @@ def assert_foreign_untouched(config, platform: str) -> None:
         assert order == FOREIGN[platform]
 
 
+def assert_factory_kept(config, factory, platform: str) -> None:
+    """The CLI OSes boot with their factory lines (factory/cli.yml); none is gpunet's, so every one
+    is still there after the change, whichever it was (SONiC: assert_holds judges its entries)."""
+    if platform != "sonic":
+        assert [line for line in factory if line not in config] == []
+
+
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_push_converges_to_intended(fleet, start, prod_fabric, backups, platform, scenario):
@@ -222,6 +230,7 @@ def test_push_converges_to_intended(fleet, start, prod_fabric, backups, platform
     config = running(fleet, target)
     assert_holds(config, after, before, platform, factory)
     assert_foreign_untouched(config, platform)
+    assert_factory_kept(config, factory, platform)
     again = push_text(target, after, backups)
     assert (again.changed, again.diff) == (False, "")
     assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == {}
