@@ -52,6 +52,7 @@ class Step:
     peak_mib: float
     ok: bool
     load: float = 0.0  # the 1-minute load average as the step ended: what other users took
+    cpu: float = 0.0  # user + system seconds of the step and the children it waited for
 
 
 def run_step(name: str, command: list[str], caches: Path, cold_home: Path | None = None) -> Step:
@@ -80,7 +81,8 @@ def run_step(name: str, command: list[str], caches: Path, cold_home: Path | None
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         sys.stderr.write(f"{name} exited {process.returncode}: {errors.decode()[-2000:]}\n")
-    return Step(name, seconds, usage.ru_maxrss / 1024, process.returncode == 0, os.getloadavg()[0])
+    cpu = usage.ru_utime + usage.ru_stime  # what other users of a shared machine move least
+    return Step(name, seconds, usage.ru_maxrss / 1024, process.returncode == 0, os.getloadavg()[0], cpu)
 
 
 @dataclass
@@ -260,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     loader = os.environ.get("GPUNET_INVENTORY_LOADER", "auto")
     print(f"operator path, inventory loader: {loader}, {os.cpu_count()} CPUs, inventories under {work}\n")
-    print("| hosts | switches | files | step | wall s | peak MiB | load (1 min) |")
-    print("| ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+    print("| hosts | switches | files | step | wall s | CPU s | peak MiB | load (1 min) |")
+    print("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     failed = False
     fabrics = []
     for gpus in args.gpus:
@@ -270,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         for step in fabric.steps:
             name = step.name if step.ok else f"{step.name} (failed)"
             row = f"| {fabric.hosts} | {fabric.switches} | {fabric.files} | {name} | {step.seconds:.1f}"
-            print(f"{row} | {step.peak_mib:.0f} | {step.load:.1f} |", flush=True)
+            print(f"{row} | {step.cpu:.1f} | {step.peak_mib:.0f} | {step.load:.1f} |", flush=True)
             failed = failed or not step.ok
         print(
             f"<!-- {fabric.hosts} hosts: inventory {fabric.inventory_bytes / 2**20:.0f} MiB, caches "
