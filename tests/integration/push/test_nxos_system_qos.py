@@ -118,3 +118,22 @@ def test_without_the_push_check_the_simulator_refuses_and_the_push_rolls_back(
     assert "System-defined policy-map type queuing default-8q-out-policy" in str(failure.value)
     assert failure.value.config_state == "rolled back"
     assert running(fleet, target) == before
+
+
+def test_taking_gpunets_policies_off_puts_the_defaults_back(fleet, start, backups):
+    """From gpunet's config to an intent with no QoS policy: the push unbinds and deletes its own
+    GPUNET- policies and names no default; `system qos` then shows the system policies again."""
+    target = start("nxos")
+    assert push(target, target.intended, backups).changed
+    ports_only = "\n".join(
+        line for line in target.intended.splitlines() if line.startswith("interface ") or line == "  mtu 9216"
+    )
+    result = push(target, ports_only, backups)
+    assert result.changed and "no policy-map type network-qos GPUNET-NQ" in result.diff
+    assert "default-8q" not in result.diff
+    (shown,) = typed(fleet, target.sim, ["show running-config ipqos all"])
+    assert system_qos(shown) == [
+        "service-policy type network-qos default-8q-nq-policy",
+        "service-policy type queuing output default-8q-out-policy",
+    ]
+    assert not [line for line in running(fleet, target) if "GPUNET-" in line]
