@@ -234,19 +234,24 @@ def test_installed_render_defaults_to_the_inventorys_project(installed: Installe
     assert not (installed.collections / "ansible_collections/gpunet/fabric/intended").exists()
 
 
-def test_installed_push_reads_where_the_render_writes(installed: InstalledCollection) -> None:
-    """switch_qos_intended_dir's default, evaluated by the installed collection's filter for the
-    checkout's inventory, is the checkout's intended/ (where the render writes)."""
+@pytest.mark.parametrize(
+    "variable, folder", [("switch_qos_intended_dir", "intended"), ("switch_qos_backup_dir", "backups")]
+)
+def test_installed_push_folders_are_the_inventorys_project(
+    installed: InstalledCollection, variable: str, folder: str
+) -> None:
+    """switch_qos's defaults, evaluated by the installed collection's filters for the checkout's
+    inventory from another folder: the checkout's intended/ (where the render writes) and backups/,
+    neither the run folder nor inside the installed collection."""
     role = installed.collections / "ansible_collections/gpunet/fabric/roles/switch_qos"
     defaults = yaml.safe_load((role / "defaults" / "main.yml").read_text())
-    expression = defaults["switch_qos_intended_dir"]
     run = _run(
         [str(installed.venv / "bin" / "ansible"), "localhost", "-i", str(PROD), *VAULT,
-         "-m", "ansible.builtin.debug", "-a", f"msg={expression}"],
+         "-m", "ansible.builtin.debug", "-a", f"msg={defaults[variable]}"],
         _env(installed.collections, installed.venv), installed.workdir, timeout=120,
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
-    assert f'"msg": "{REPO_ROOT / "intended"}"' in run.stdout, run.stdout
+    assert f'"msg": "{REPO_ROOT / folder}"' in run.stdout, run.stdout
 
 
 def _requirements() -> dict[str, str]:

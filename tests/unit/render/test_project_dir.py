@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from gpunet.cli import main
-from gpunet.project import intended_root, project_dir
+from gpunet.project import backups_root, intended_root, project_dir
 from tests.conftest import FIXTURES_DIR
 
 FIXTURE = FIXTURES_DIR / "render" / "nxos_mixed_speeds" / "hosts.yml"
@@ -42,6 +43,22 @@ def test_inventories_of_two_projects_are_refused(tmp_path: Path) -> None:
         intended_root([a, b])
     with pytest.raises(ValueError, match="none"):
         intended_root([])
+
+
+@pytest.mark.parametrize(
+    "root, folder", [(intended_root, "intended"), (backups_root, "backups")], ids=["intended", "backups"]
+)
+def test_backups_and_intended_share_the_inventorys_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, root: Callable[..., Path], folder: str
+) -> None:
+    """Both folders sit in the inventory's project, whatever the working directory (the push's
+    backups once defaulted to the playbook's parent, inside an installed collection)."""
+    inventory = tmp_path / "site" / "inventories" / "prod"
+    inventory.mkdir(parents=True)
+    monkeypatch.chdir(inventory)
+    assert root(["prod", str(inventory / "hosts.yml")]) == (tmp_path / "site" / folder).resolve()
+    with pytest.raises(ValueError, match=f"which project's {folder}/ to use"):
+        root([inventory, tmp_path / "other" / "inventories" / "x"])
 
 
 @pytest.fixture
