@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gpunet.collect.lldp import lldp_commands
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import Connection, connector
@@ -29,7 +30,11 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
 
     A switch that cannot be reached gets no files, so its checks report "error" with the reason
     that is raised here (LoginError/UnreachableError name the switch, never the password)."""
-    commands = {**SWITCH_COMMANDS.get(switch.platform, {}), **phase_commands(switch.platform, phase)}
+    commands = {
+        **SWITCH_COMMANDS.get(switch.platform, {}),
+        **phase_commands(switch.platform, phase),
+        **lldp_commands(switch.platform, phase),
+    }
     structured = STRUCTURED_COMMANDS.get(switch.platform, {})
     folder = artifacts / "switches" / switch.name / phase
     folder.mkdir(parents=True, exist_ok=True)

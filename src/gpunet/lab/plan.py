@@ -12,7 +12,7 @@ from ipaddress import IPv4Address, IPv4Network, ip_address, ip_network
 
 from gpunet.lab.errors import LabError
 from gpunet.lab.paths import NAME_PREFIX
-from gpunet.model.fabric import Fabric
+from gpunet.model.fabric import Fabric, Switch
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,9 @@ class LabSwitch:
     ports: tuple[str, ...]  # front-panel ports as the inventory names them
     model: str = ""  # gpunet_switch_model: the simulator boots that model's factory config
     os_version: str = ""  # gpunet_os_version: the simulator refuses statements newer than it
+    # (port, device, far port) per cabled port, as LLDP shows the far end: a switch port by its
+    # name, a host NIC by its netdev (what lldpd on the host advertises as its port id).
+    neighbours: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,12 @@ def plan_lab(fabric: Fabric) -> LabPlan:
             )
     switches = tuple(
         LabSwitch(
-            str(s.name), str(s.platform), tuple(str(p.name) for p in s.ports), str(s.model), str(s.os_version)
+            str(s.name),
+            str(s.platform),
+            tuple(str(p.name) for p in s.ports),
+            str(s.model),
+            str(s.os_version),
+            _neighbours(s, fabric),
         )
         for s in fabric.switches.values()
     )
@@ -157,3 +165,15 @@ def _ntp_address(fabric: Fabric, mgmt: LabNetwork) -> IPv4Address:
             f"other than the bridge's {mgmt.gateway}"
         )
     return address
+
+
+def _neighbours(switch: Switch, fabric: Fabric) -> tuple[tuple[str, str, str], ...]:
+    """The far end of each cabled port of `switch` as LLDP names it (LabSwitch.neighbours)."""
+    netdevs = {(host.name, nic.name): nic.netdev for host in fabric.hosts.values() for nic in host.nics}
+    found = []
+    for port in switch.ports:
+        if port.peer is None:
+            continue
+        far = netdevs.get((port.peer.device, port.peer.port), port.peer.port)
+        found.append((str(port.name), str(port.peer.device), str(far)))
+    return tuple(found)

@@ -87,7 +87,19 @@ def seed_state(switch: LabSwitch, state_file: Path) -> None:
         model=switch.model or None,
         os_version=switch.os_version or None,
         ports=list(switch.ports),
+        neighbours={port: [device, far] for port, device, far in switch.neighbours},
     ).save(state_file)
+
+
+def rewire_state(switch: LabSwitch, state_file: Path) -> None:
+    """A kept state told the inventory's cabling again (a state from before LLDP, a recabled lab)."""
+    from gpunet.lab.switchsim.state import SwitchState
+
+    state = SwitchState.load(state_file)
+    neighbours = {port: [device, far] for port, device, far in switch.neighbours}
+    if state.neighbours != neighbours:
+        state.neighbours = neighbours
+        state.save(state_file)
 
 
 def start_switch(
@@ -106,6 +118,8 @@ def start_switch(
     log_file = workdir / f"{switch.name}.log"
     if not state_file.exists():
         seed_state(switch, state_file)
+    else:
+        rewire_state(switch, state_file)
     command = [
         sys.executable, "-m", "gpunet.cli", "switchsim",
         "--platform", switch.platform,

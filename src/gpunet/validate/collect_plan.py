@@ -28,6 +28,8 @@ def host_commands(nics: list[dict[str, Any]]) -> list[dict[str, Any]]:
         {"file": "nccl-conf", "argv": ["cat", "/etc/nccl.conf"]},
         {"file": "lsmod", "argv": ["lsmod"]},
         {"file": "lspci-acs", "argv": ["sh", "-c", LSPCI_ACS_SCRIPT]},
+        # LLDP neighbours of every interface (lldpd's client; the cabling check reads them).
+        {"file": "lldpctl-json", "argv": ["lldpctl", "-f", "json"]},
     ]
     for nic in nics:
         commands.append({"file": f"mlnx_qos.{nic['netdev']}", "argv": ["mlnx_qos", "-i", nic["netdev"]]})

@@ -73,9 +73,9 @@ def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
     assert "hosts/gpu02/ibstat.txt" in collected["files"] and isinstance(collected["playbook_rc"], int)
     assert sorted(p.name for p in (artifacts / "hosts" / "gpu01").glob("*.txt")) == sorted(
         ["ibstat.txt", "ibv_devinfo.txt", "nvidia-smi-q.txt", "nvidia-smi-topo.txt", "chronyc-tracking.txt",
-         "nft-ruleset.txt", "nccl-conf.txt", "lsmod.txt", "lspci-acs.txt", "mlnx_qos.rail0.txt",
-         "mlnx_qos.rail1.txt", "traffic-class.mlx5_0.txt", "traffic-class.mlx5_1.txt", "roce-gids.mlx5_0.txt",
-         "roce-gids.mlx5_1.txt"]
+         "nft-ruleset.txt", "nccl-conf.txt", "lsmod.txt", "lspci-acs.txt", "lldpctl-json.txt",
+         "mlnx_qos.rail0.txt", "mlnx_qos.rail1.txt", "traffic-class.mlx5_0.txt", "traffic-class.mlx5_1.txt",
+         "roce-gids.mlx5_0.txt", "roce-gids.mlx5_1.txt"]
     )  # fmt: skip
     by_check: dict[str, list[dict[str, str]]] = {}
     for result in document["results"]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from gpunet.collect.lldp import LLDP_COMMANDS
 from gpunet.collect.switch_show import FORMS_FILE, collect_switch_show
 from gpunet.lab.switchsim import SimOptions, SimulatorFleet
 from gpunet.model.fabric import Switch
@@ -63,7 +64,11 @@ def test_collected_counters_parse_and_move(
     before, after, folder = collect_around(
         fleet, tmp_path, platform, lambda state: state.counters[state.ports[0]]["rx_pfc"].__setitem__(3, 1520)
     )
-    assert len(before) == len(after) == len(SWITCH_COMMANDS[platform])
+    # The LLDP neighbours are collected before the tests only (gpunet.collect.lldp); the simulated
+    # switch has no neighbour, and its OS's empty answer parses as none.
+    ((lldp_tool, _),) = LLDP_COMMANDS[platform].items()
+    assert (len(before), len(after)) == (len(SWITCH_COMMANDS[platform]) + 1, len(SWITCH_COMMANDS[platform]))
+    assert parsed(folder, "before", lldp_tool)["neighbours"] == []
     tool = next(t for t in SWITCH_COMMANDS[platform] if "pfc" in t and "priority" not in t)
     parsed_before, parsed_after = parsed(folder, "before", tool), parsed(folder, "after", tool)
     assert (pfc_rx(parsed_before, port_name), pfc_rx(parsed_after, port_name)) == (0, 1520)

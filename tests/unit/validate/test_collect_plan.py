@@ -30,7 +30,8 @@ def nics(host_number: int, rails: int = 2) -> list[dict[str, Any]]:
 def test_every_host_command_saves_a_file_gpunet_can_parse() -> None:
     commands = host_commands(nics(1))
     stems = [command["file"] for command in commands]
-    assert len(stems) == 9 + 2 * 3 and len(set(stems)) == len(stems)
+    assert len(stems) == 10 + 2 * 3 and len(set(stems)) == len(stems)
+    assert {"file": "lldpctl-json", "argv": ["lldpctl", "-f", "json"]} in commands
     assert {stem.split(".")[0] for stem in stems} <= set(PARSERS)
     assert {"file": "mlnx_qos.rail1", "argv": ["mlnx_qos", "-i", "rail1"]} in commands
 

@@ -52,6 +52,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument(
         "--cut-output-at", metavar="REGEX", help="cut the session half-way through a matching output"
     )
+    parser.add_argument(
+        "--lldp-swap", metavar="PORT_A,PORT_B", help="LLDP shows the two ports' neighbours exchanged (a swap)"
+    )
+    parser.add_argument(
+        "--lldp-neighbour",
+        action="append",
+        default=[],
+        metavar="PORT=DEVICE:PORT",
+        help="LLDP shows PORT cabled to DEVICE:PORT instead (PORT= : to nothing); repeatable",
+    )
     parser.add_argument("--fail-login", action="store_true", help="refuse every login")
     parser.add_argument(
         "--no-reconnect", action="store_true", help="after a config change, new logins hang (cut management)"
@@ -71,6 +81,19 @@ def run(args: argparse.Namespace) -> int:
     if args.count < 1 or not 0 < args.port < 65536 - args.count:
         print("gpunet switchsim: --port/--count out of range", file=sys.stderr)
         return EXIT_USAGE
+    if args.lldp_swap is not None and len([p for p in args.lldp_swap.split(",") if p]) != 2:
+        print(f"gpunet switchsim: --lldp-swap {args.lldp_swap}: expected PORT_A,PORT_B", file=sys.stderr)
+        return EXIT_USAGE
+    bad = [item for item in args.lldp_neighbour if "=" not in item or item.startswith("=")]
+    bad += [
+        item for item in args.lldp_neighbour if item.partition("=")[2] and ":" not in item.partition("=")[2]
+    ]
+    if bad:
+        print(
+            f"gpunet switchsim: --lldp-neighbour {bad[0]}: expected PORT=DEVICE:PORT or PORT=",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if args.state is not None and args.count > 1:
         print("gpunet switchsim: --state takes one switch (--count 1)", file=sys.stderr)
         return EXIT_USAGE
@@ -86,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         slow_s=args.slow_s,
         cut_while_slow=args.cut_while_slow,
         cut_output_at=args.cut_output_at,
+        lldp_swap=args.lldp_swap,
+        lldp_neighbour=list(args.lldp_neighbour),
         fail_login=args.fail_login,
         no_reconnect=args.no_reconnect,
         minute_seconds=args.minute_seconds,

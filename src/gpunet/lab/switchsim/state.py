@@ -37,6 +37,9 @@ class SwitchState:
     ports: list[str] = field(default_factory=list)
     # Per port: pause frames received/sent per priority, and queue packet counters (tests drive them).
     counters: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    # Per port: the far end of its cable, [device, port] (the lab inventory's `peer`, a host NIC by
+    # its netdev), which the LLDP commands show (personalities/lldp.py); empty: no cable.
+    neighbours: dict[str, list[str]] = field(default_factory=dict)
     pending_confirm: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
 

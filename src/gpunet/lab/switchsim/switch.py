@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,11 @@ class SimOptions:
     cut_while_slow: bool = False  # cut the session as the slow command starts; it is carried out still
     # cut the first session that runs a command matching this half-way through its output (once)
     cut_output_at: str | None = None
+    # LLDP as a miswired rack shows it (personalities/lldp.py): "PORT_A,PORT_B" exchanges the two
+    # ports' neighbours (two cables swapped); each "PORT=DEVICE:PORT" cables PORT elsewhere, "PORT="
+    # to nothing (a missing link).
+    lldp_swap: str | None = None
+    lldp_neighbour: list[str] = field(default_factory=list)
 
 
 # How each OS answers a command it cannot carry out right now (fault injection for `refuse`): the

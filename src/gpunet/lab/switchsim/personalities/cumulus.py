@@ -10,6 +10,8 @@ import re
 from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
+from gpunet.lab.switchsim.personalities.lldp import COMMANDS as LLDP_SHOWS
+from gpunet.lab.switchsim.personalities.lldp import lldp_answer
 from gpunet.lab.switchsim.personalities.showpfc import (
     cumulus_pfc_stats,
     cumulus_qos_roce,
@@ -78,6 +80,8 @@ class CumulusPersonality(Personality):
             return "saved"
         if command == "nv config show -o commands":
             return "\n".join(self.state.config)
+        if command in LLDP_SHOWS["cumulus"]:
+            return lldp_answer(self.switch, command)
         if command == "nv show qos roce":
             return cumulus_qos_roce(self.state)
         if command in ("nv show qos roce -o json", "nv show qos roce --output json"):

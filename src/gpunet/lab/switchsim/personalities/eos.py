@@ -10,6 +10,8 @@ import re
 from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
+from gpunet.lab.switchsim.personalities.lldp import COMMANDS as LLDP_SHOWS
+from gpunet.lab.switchsim.personalities.lldp import lldp_answer
 from gpunet.lab.switchsim.personalities.queue_counters import (
     eos_counters_queue,
     eos_counters_queue_detail,
@@ -90,6 +92,8 @@ class EosPersonality(EditorPersonality):
             state.record("save")
             self.switch.persist()
             return "Copy completed successfully."
+        if command in LLDP_SHOWS["eos"]:
+            return self.page(lldp_answer(self.switch, command))
         if command == "show priority-flow-control counters":
             return self.page(eos_pfc_counters(state))
         if command == "show priority-flow-control":

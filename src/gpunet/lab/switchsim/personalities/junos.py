@@ -13,6 +13,8 @@ from gpunet.lab.switchsim.commit_checks import commit_refusals, junos_commit_err
 from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities.base import Personality
+from gpunet.lab.switchsim.personalities.lldp import COMMANDS as LLDP_SHOWS
+from gpunet.lab.switchsim.personalities.lldp import lldp_answer
 from gpunet.lab.switchsim.personalities.queue_counters import (
     junos_interfaces_queue,
     junos_interfaces_queue_json,
@@ -104,6 +106,8 @@ class JunosPersonality(Personality):
             if match[1] not in self.state.counters:
                 return f"error: device {match[1]} not found"
             return self.page(junos_pfc(self.state, match[1]))
+        if command in LLDP_SHOWS["junos"]:
+            return self.page(lldp_answer(self.switch, command))
         if command == "show class-of-service interface":
             return self.page(junos_cos_interface(self.state))
         if command == "show class-of-service congestion-notification":

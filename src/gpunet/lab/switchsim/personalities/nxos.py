@@ -11,6 +11,8 @@ from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities import nxos_ipqos
 from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
+from gpunet.lab.switchsim.personalities.lldp import COMMANDS as LLDP_SHOWS
+from gpunet.lab.switchsim.personalities.lldp import lldp_answer
 from gpunet.lab.switchsim.personalities.showpfc import nxos_pfc
 
 INVALID = "% Invalid command at '^' marker."
@@ -97,6 +99,8 @@ class NxosPersonality(EditorPersonality):
             state.record("save")
             self.switch.persist()
             return "[########################################] 100%\nCopy complete."
+        if command in LLDP_SHOWS["nxos"]:
+            return self.page(lldp_answer(self.switch, command))
         if command == "show interface priority-flow-control":
             return self.page(nxos_pfc(state))
         if command == "exit":

@@ -20,6 +20,8 @@ from gpunet.lab.switchsim import sonic_dpb, sonic_gcu
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
 from gpunet.lab.switchsim.personalities import sonic_pfcwd
 from gpunet.lab.switchsim.personalities.base import Personality
+from gpunet.lab.switchsim.personalities.lldp import COMMANDS as LLDP_SHOWS
+from gpunet.lab.switchsim.personalities.lldp import lldp_answer
 from gpunet.lab.switchsim.personalities.showpfc import (
     sonic_db_cli,
     sonic_ecn,
@@ -174,6 +176,8 @@ class SonicPersonality(Personality):
             return sonic_pfc_counters(self.state)
         if command.startswith("sonic-db-cli "):
             return sonic_db_cli(self.state, command.split()[1:])
+        if command in LLDP_SHOWS["sonic"]:
+            return lldp_answer(self.switch, command)
         if command == "show pfc priority":
             return sonic_pfc_priority(self.state)
         if command == "show ecn":
