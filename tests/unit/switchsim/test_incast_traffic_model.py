@@ -114,3 +114,19 @@ def test_another_os_or_an_unknown_port_is_refused(sonic_rails: list[Any]) -> Non
         apply_load(SwitchState(platform="eos", hostname="x", ports=[load.egress]), load)
     with pytest.raises(ValueError, match="no port Ethernet999"):
         apply_load(_leaf(switch, _unchanged), Load("Ethernet999", (), 26, 800.0, 10.0))
+
+
+def test_the_lab_driver_says_which_rails_it_could_not_simulate(sonic_rails: list[Any], tmp_path) -> None:
+    from gpunet.lab.incast_traffic import simulate_incast
+
+    first, second = sonic_rails[:2]
+    leaf, other = first.receiver_port.switch, second.receiver_port.switch
+    _leaf(leaf, _unchanged).save(tmp_path / "sonic.json")
+    SwitchState(platform="eos", hostname=other, ports=[second.receiver_port.port]).save(tmp_path / "eos.json")
+    said = simulate_incast(
+        [first, second, first], {leaf: tmp_path / "sonic.json", other: tmp_path / "eos.json"}
+    )
+    assert "SIMULATED" in said[0] and "not simulated (the traffic model reads SONiC only, not eos)" in said[1]
+    marked = SwitchState.load(tmp_path / "sonic.json").counters[first.receiver_port.port]["ecn_marked"][3]
+    assert marked > 0 and "SIMULATED" in said[2]  # a second run adds to the file's counters
+    assert simulate_incast([first], {})[0].endswith("not simulated (no running simulator state)")
