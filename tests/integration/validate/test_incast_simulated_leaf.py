@@ -2,8 +2,9 @@
 leaf runs the committed intended/prod config (or a broken copy), incast-before and incast-after
 are collected around the SIMULATED load of the prod plan's rail (gpunet.lab.incast_traffic,
 written into the running simulator's state file, which it reads back), and what the collection
-read moves as the policy says: ECN marks on the receiver's lossless queue, pauses from the senders' ports on the
-lossless priority only and no drops, but with PFC on another priority no pause and drops."""
+read moves as the policy says: ECN marks on the receiver's lossless queue, pauses from the
+senders' ports on the lossless priority only and no drops, but with PFC on another priority no
+pause and drops."""
 
 from __future__ import annotations
 
