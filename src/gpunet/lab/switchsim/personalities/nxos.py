@@ -13,6 +13,7 @@ from gpunet.lab.switchsim.personalities import nxos_ipqos
 from gpunet.lab.switchsim.personalities.base import EditorPersonality, unified
 from gpunet.lab.switchsim.personalities.lldp import COMMANDS as LLDP_SHOWS
 from gpunet.lab.switchsim.personalities.lldp import lldp_answer
+from gpunet.lab.switchsim.personalities.nxos_refusals import input_queuing_refusal
 from gpunet.lab.switchsim.personalities.showpfc import nxos_pfc
 
 INVALID = "% Invalid command at '^' marker."
@@ -118,10 +119,14 @@ class NxosPersonality(EditorPersonality):
             return caret
         if refused := nxos_ipqos.refusal(command):
             return refused
+        before = self.editor.tree.copy()
         try:
             self.editor.feed(command)
         except grammar_error_type():
             return caret
+        if refused := input_queuing_refusal(self.editor.tree.to_lines()):
+            self.editor.tree = before  # the line is refused: nothing of it stays
+            return refused
         self.switch.replace_config(self.editor.tree.to_lines(), "config-line")
         self.count_config_line()
         return ""
