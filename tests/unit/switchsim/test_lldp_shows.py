@@ -105,3 +105,21 @@ def test_cabling_faults_are_found_by_class(faults: dict[str, SimOptions], expect
     verdict = judge_cabling(prod(), captures(faults))
     found = {(f.kind, tuple(f"{e.device}:{e.port}" for e in f.ends)) for f in verdict.findings}
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("option", "refusal"),
+    [
+        (["--lldp-swap", "Ethernet0"], "--lldp-swap Ethernet0: expected PORT_A,PORT_B"),
+        (
+            ["--lldp-neighbour", "Ethernet0=gpu01"],
+            "--lldp-neighbour Ethernet0=gpu01: expected PORT=DEVICE:PORT",
+        ),
+        (["--lldp-neighbour", "=gpu01:rail0"], "--lldp-neighbour =gpu01:rail0: expected"),
+    ],
+)
+def test_a_malformed_cabling_fault_is_refused_before_serving(option: list[str], refusal: str, capsys) -> None:
+    from gpunet.cli import main
+
+    assert main(["switchsim", "--platform", "sonic", "--port", "2222", *option]) == 2
+    assert refusal in capsys.readouterr().err
