@@ -48,6 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     fault.add_argument("--fail-login", action="store_true", help="refuse every login")
     fault.add_argument(
+        "--lldp-swap", metavar="PORT_A,PORT_B", help="LLDP shows the two ports' cables swapped"
+    )
+    fault.add_argument(
+        "--lldp-neighbour",
+        action="append",
+        default=[],
+        metavar="PORT=DEVICE:PORT",
+        help="LLDP shows PORT cabled to DEVICE:PORT (PORT= : to nothing); repeatable",
+    )
+    fault.add_argument(
         "--factory-reset",
         action="store_true",
         help="forget the switch's configuration (the next push is full)",
@@ -106,6 +116,10 @@ def run_fault(args: argparse.Namespace) -> int:
         faults += ["--drop-after", str(args.drop_after)]
     if args.fail_login:
         faults.append("--fail-login")
+    if args.lldp_swap:
+        faults += ["--lldp-swap", args.lldp_swap]
+    for rewire in args.lldp_neighbour:
+        faults.append(f"--lldp-neighbour={rewire}")  # "=": a value may start with "-"
     try:
         lifecycle.set_switch_faults(_paths(args), args.switch, faults, args.factory_reset, _say)
     except LabError as error:
