@@ -11,8 +11,10 @@ from typing import Any
 from gpunet.validate.incast import AFTER, BEFORE, plan_from_document
 
 # Every RDMA port's hardware counters, one `<path>:<value>` line each (`gpunet parse
-# rdma-hw-counters`). grep exits 2 where no RDMA device exists; its message is the artifact.
-HW_COUNTERS_SCRIPT = "grep -H . /sys/class/infiniband/*/ports/*/hw_counters/*"
+# rdma-hw-counters`). -s: a counter file that cannot be read is left out (the check then names
+# the missing counter) instead of putting grep's message among the counter lines; where no RDMA
+# device exists grep prints nothing and exits 2, which the artifact records.
+HW_COUNTERS_SCRIPT = "grep -s -H . /sys/class/infiniband/*/ports/*/hw_counters/*"
 PHASES = (BEFORE, AFTER)
 
 
