@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Build gpunet's execution environment image (execution-environment.yml) with podman, offline:
 #   scripts/build-ee.sh [TAG]        (default localhost/gpunet-ee:latest)
+#   scripts/build-ee.sh --stage      steps 1-2 only, for `ansible-builder build` (see the definition)
 # 1. the project's base image (scripts/build-base-image.sh; reused when present);
 # 2. inputs staged under build/ee/: gpunet's wheel and all its dependencies as wheels (pip wheel,
 #    constrained to the versions in this virtualenv, the ones the tests ran with), the gpunet.fabric
 #    tarball, and the collections of requirements.yml (ansible.posix, community.general) packed from
-#    the ansible package installed here (scripts/pack-installed-collection.py; no Galaxy);
+#    the ansible package installed here (scripts/pack-installed-collection.py; no Galaxy), and
+#    copies of ee/requirements.txt and ee/requirements.yml, which the definition names there;
 # 3. `ansible-builder create` writes the build context, `podman build` builds it. Inside the build
 #    pip uses --no-index (PIP_NO_INDEX) with the staged wheels, ansible-galaxy the staged tarballs.
 # Podman's layer cache makes a rebuild with unchanged inputs take seconds.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
+stage_only=false
+if [ "${1:-}" = "--stage" ]; then
+    stage_only=true
+    shift
+fi
 tag="${1:-localhost/gpunet-ee:latest}"
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$here/molecule/containers.conf}"
 stage="$here/build/ee"
@@ -18,7 +25,7 @@ python="${PYTHON:-python}"
 
 "$here/scripts/build-base-image.sh"
 
-rm -rf "$stage/wheels" "$stage/collections" "$stage/context"
+rm -rf "$stage/wheels" "$stage/collections" "$stage/context" "$stage/requirements.txt" "$stage/requirements.yml"
 mkdir -p "$stage/wheels" "$stage/collections" "$stage/dist"
 rm -f "$stage"/dist/*
 
@@ -42,6 +49,13 @@ bundle="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"]
 for name in ansible/posix community/general; do
     "$python" "$here/scripts/pack-installed-collection.py" "$bundle/$name" "$stage/collections/${name/\//-}.tar.gz"
 done
+
+# Last, so an interrupted staging leaves the definition unbuildable rather than half-staged.
+cp "$here/ee/requirements.txt" "$here/ee/requirements.yml" "$stage/"
+if "$stage_only"; then
+    echo "staged $stage; now: ansible-builder build -f execution-environment.yml -c build/ee/context -t $tag"
+    exit 0
+fi
 
 ansible-builder create -f "$here/execution-environment.yml" -c "$stage/context" \
     --output-filename Containerfile >/dev/null
