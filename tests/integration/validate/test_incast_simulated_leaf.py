@@ -1,10 +1,9 @@
 """The incast stage's switch side against a simulated SONiC leaf over real SSH (lab equipment): the
-leaf runs the committed intended/prod config (or a broken copy), incast-before and incast-after
+leaf runs the committed intended/prod config, incast-before and incast-after
 are collected around the SIMULATED load of the prod plan's rail (gpunet.lab.incast_traffic,
 written into the running simulator's state file, which it reads back), and what the collection
 read moves as the policy says: ECN marks on the receiver's lossless queue, pauses from the
-senders' ports on the lossless priority only and no drops, but with PFC on another priority no
-pause and drops."""
+senders' ports on the lossless priority only (read from COUNTERS_DB) and no drops."""
 
 from __future__ import annotations
 
@@ -28,16 +27,11 @@ from tests.conftest import REPO_ROOT
 LEAF = "leaf07"
 
 
-def _pfc_on_4(config: dict[str, Any]) -> None:
-    for entry in config["PORT_QOS_MAP"].values():
-        if "pfc_enable" in entry:
-            entry["pfc_enable"] = "4"
-
-
 @pytest.mark.parametrize(
     ("policy", "change", "marked", "paused", "dropped"),
-    # ECN off is in tests/unit/switchsim/test_incast_traffic_model.py (5 s a simulator here)
-    [("as rendered", None, True, {3}, False), ("PFC on 4", _pfc_on_4, True, set(), True)],
+    # One policy here (5 s a simulator); the broken ones are unit tests: tests/unit/switchsim/
+    # test_incast_traffic_model.py, tests/unit/validate/test_incast_checks_simulated.py.
+    [("as rendered", None, True, {3}, False)],
 )  # fmt: skip
 def test_the_collected_counters_move_as_the_policy_says(
     tmp_path: Path, policy: str, change: Any, marked: bool, paused: set[int], dropped: bool
