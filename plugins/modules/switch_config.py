@@ -73,10 +73,12 @@ notes:
 EXAMPLES = r"""
 - name: Push the reviewed QoS configuration
   gpunet.fabric.switch_config:
-    src: "{{ ansible_inventory_sources | gpunet.fabric.intended_root }}/{{ gpunet_fabric.name }}/{{ inventory_hostname }}.cfg"
+    src: "{{ intended_root }}/{{ gpunet_fabric.name }}/{{ inventory_hostname }}.cfg"
     backup_dir: "{{ playbook_dir }}/../backups"
     known_hosts: ~/.ssh/known_hosts
     confirm_timeout_s: 300
+  vars:
+    intended_root: "{{ ansible_inventory_sources | gpunet.fabric.intended_root }}"
 """
 
 RETURN = r"""

@@ -84,4 +84,3 @@ def _bounds(schema: dict[str, Any]) -> str:
     if schema.get("exclusiveMinimum") is not None:
         return f" > {schema['exclusiveMinimum']}"
     return ""
-
