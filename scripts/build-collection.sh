@@ -32,7 +32,14 @@ src="$stage/gpunet-src"
 mkdir -p "$src"
 cp "$here/pyproject.toml" "$here/README.md" "$here/LICENSE" "$src/"
 (cd "$here" && tar -c --exclude=__pycache__ --exclude='*.egg-info' src) | tar -x -C "$src"
-"${PYTHON:-python3}" -m pip wheel -q --no-deps --no-build-isolation -w "$collection/wheels" "$src"
+python="${PYTHON:-python3}"
+if ! "$python" -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' 2>/dev/null; then
+    echo "build-collection.sh: $("$python" -c 'import sys; print(sys.executable)' 2>/dev/null || echo "$python") has no" \
+        "setuptools>=77 (pyproject.toml's build requirement) to build gpunet's wheel; run from the project's" \
+        "venv (scripts/setup.sh) or set PYTHON to a Python that has it" >&2
+    exit 2
+fi
+"$python" -m pip wheel -q --no-deps --no-build-isolation -w "$collection/wheels" "$src"
 rm -rf "$src"
 
 find "$collection" \( -name __pycache__ -o -name '*.pyc' \) -prune -exec rm -rf {} +
