@@ -137,6 +137,7 @@ def _collect_one(
     return session.send_command(text_command, read_timeout=30), form
 
 
+_EMPTY_MAP = "an empty map (a multi-ASIC host namespace: its ports are in each asicN namespace)"
 # An object id as SONiC's COUNTERS_*_NAME_MAP holds it; anything else never reaches a command line.
 _OID = re.compile(r"^oid:0x[0-9a-fA-F]+$")
 
@@ -159,7 +160,9 @@ def _read_hashes(session: Any, form: RedisHashes) -> tuple[str | None, str, bool
         answer = session.send_command(command, read_timeout=30)
         name_map = redis_py_dict(answer)
     if not name_map:
-        refused.append(f"{command}: {_first_line(answer) if name_map is None else 'an empty map'}")
+        # Per-namespace reads (`sonic-db-cli -n asicN`, scripts/pfcstat's -n at 691b1bb) are not made:
+        # the text form, which pfcstat prints for every namespace, is read instead.
+        refused.append(f"{command}: {_first_line(answer) if name_map is None else _EMPTY_MAP}")
         return None, "; ".join(refused), as_json
     document: dict[str, Any] = {form.name_map: name_map}
     for name, oid in name_map.items():

@@ -483,7 +483,8 @@ PFC_COLLECTIONS = [
           "{'SAI_PORT_STAT_PFC_0_RX_PKTS': '1', 'SAI"},
      f"{_MAP_CMD}: Command Line Error: Unknown argument:COUNTERS_DB; sonic-db-cli COUNTERS_DB HGETALL "
      "COUNTERS:oid:0x1000000000012: {'SAI_PORT_STAT_PFC_0_RX_PKTS': '1', 'SAI"),
-    ("a multi-ASIC host namespace (an empty map)", {_MAP_CMD: "{}"}, f"{_MAP_CMD}: an empty map"),
+    ("a multi-ASIC host namespace (an empty map)", {_MAP_CMD: "{}"},
+     f"{_MAP_CMD}: an empty map (a multi-ASIC host namespace: its ports are in each asicN namespace)"),
     ("a port's hash cut", {_MAP_CMD: _MAP_ANSWER,
                            "sonic-db-cli -j COUNTERS_DB HGETALL COUNTERS:oid:0x1000000000012": "{}",
                            _HASH_CMD: '{"SAI_PORT_STAT_PFC_0_RX_PKTS":"1'},
