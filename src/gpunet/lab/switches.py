@@ -95,7 +95,10 @@ def rewire_state(switch: LabSwitch, state_file: Path) -> None:
     """A kept state told the inventory's cabling again (a state from before LLDP, a recabled lab)."""
     from gpunet.lab.switchsim.state import SwitchState
 
-    state = SwitchState.load(state_file)
+    try:
+        state = SwitchState.load(state_file)
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # unreadable: the simulator refuses it at start, and start_switch reports that
     neighbours = {port: [device, far] for port, device, far in switch.neighbours}
     if state.neighbours != neighbours:
         state.neighbours = neighbours
