@@ -137,6 +137,10 @@ class _IncastCheck(Check):
         switch = self.manifest.switches.get(port.switch)
         return None if switch is None else switch.platform
 
+    def no_counter_reason(self, port: PathPort, missing: dict[str, str]) -> str:
+        """Why a path port's counter is not judged: its OS has none collected, or the switch is unknown."""
+        return missing.get(self.platform(port) or "", f"switch {port.switch} is not in the manifest")
+
 
 def read_plan(root: Any) -> list[RailIncast] | None:
     """The stage's plan from the artifacts folder; None where the stage did not run."""
@@ -203,7 +207,7 @@ class IncastEcnMarks(_IncastCheck):
                     actual = f"ECN-marked packets {_signed(delta)} on queue {queue}"
                     yield self.result(port.target, delta > 0, expected, actual)
         else:
-            why = _NO_ECN_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+            why = self.no_counter_reason(port, _NO_ECN_COUNTER)
             yield self.skipped(port.target, expected, f"{why}; the receiver NIC's CE count is judged instead")
         nic_expected = "np_ecn_marked_roce_packets > 0 during the incast (CE-marked packets arrived)"
         try:
@@ -281,7 +285,7 @@ class IncastPfcPriority(_IncastCheck):
         for port in rail.path:
             platform = self.platform(port)
             if platform in _NO_PAUSE_COUNTER or platform is None:
-                why = _NO_PAUSE_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+                why = self.no_counter_reason(port, _NO_PAUSE_COUNTER)
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
@@ -347,7 +351,7 @@ class IncastLosslessDrops(_IncastCheck):
         for port in rail.path:
             platform = self.platform(port)
             if platform in _NO_DROP_COUNTER or platform is None:
-                why = _NO_DROP_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+                why = self.no_counter_reason(port, _NO_DROP_COUNTER)
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
@@ -399,7 +403,7 @@ class IncastPfcWatchdog(_IncastCheck):
         for port in rail.path:
             platform = self.platform(port)
             if platform not in ("eos", "sonic"):
-                why = _NO_WATCHDOG_COUNTER.get(platform or "", f"switch {port.switch} is not in the manifest")
+                why = self.no_counter_reason(port, _NO_WATCHDOG_COUNTER)
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
