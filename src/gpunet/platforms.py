@@ -86,7 +86,7 @@ PLATFORMS: dict[str, Platform] = {
             "junos",
             "commit_confirmed",
             r"(et|xe|ge)-[0-9]+/[0-9]+/(?P<panel>[0-9]+)(:[0-9]+)?",
-            "et-<fpc>/<pic>/<port>, e.g. et-0/0/0 (no :<channel>: inventory port names cannot hold a colon)",
+            "et-<fpc>/<pic>/<port>[:<channel>], e.g. et-0/0/0, or et-0/0/3:1 on a channelized port",
             first_panel_port=0,
             example_model="QFX5240-64OD",
         ),

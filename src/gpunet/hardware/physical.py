@@ -128,12 +128,38 @@ def _nxos(name: str, cage_lanes: int) -> Location | None:
 
 
 def _junos(name: str, cage_lanes: int) -> Location | None:
-    # et-<fpc>/<pic>/<port>: a channelized port is et-<fpc>/<pic>/<port>:<channel>, which an inventory
-    # port name cannot hold (the colon separates a peer's device and port), so only unsplit ports.
-    match = re.fullmatch(r"(?:et|xe|ge)-(\d+/\d+/\d+)", name)
+    # <type>-<fpc>/<pic>/<port> unsplit, <type>-<fpc>/<pic>/<port>:<channel> a channel of a channelized
+    # port, channel 0 first (Juniper, Port Speed Overview, "Interface Naming Conventions":
+    # https://www.juniper.net/documentation/us/en/software/junos/interfaces-ethernet-switches/topics/topic-map/switches-interface-port.html;
+    # a QFX5240 in 2 x 400G lists et-0/0/0:0 and et-0/0/0:1).
+    match = JUNOS_NAME.fullmatch(name)
     if match is None:
         return None
-    return Location(match.group(1), 0, "child", False)
+    channel = match.group("channel")
+    return Location(match.group("cage"), int(channel or 0), "child", channel is not None)
+
+
+# Junos names a port by its media type: ge 1GbE, xe 10GbE, et 25GbE and faster; a 40G port channelized to
+# 10G shows as xe-<fpc>/<pic>/<port>:<channel> (same Juniper page, "Interface Naming Conventions").
+JUNOS_NAME = re.compile(r"(?P<type>et|xe|ge)-(?P<cage>\d+/\d+/\d+)(?::(?P<channel>\d+))?")
+
+
+def junos_media_type(speed_gbps: int) -> str:
+    return "ge" if speed_gbps < 10 else "xe" if speed_gbps == 10 else "et"
+
+
+def _junos_name_problem(port: PortRequest) -> PlacementProblem | None:
+    match = JUNOS_NAME.fullmatch(port.name)
+    want = junos_media_type(port.speed_gbps)
+    if match is None or match.group("type") == want:
+        return None
+    return PlacementProblem(
+        port.index,
+        "name",
+        f"is not how Junos names a {port.speed_gbps}G port (media type {want}-)",
+        port.name,
+        f"{want}-{port.name.split('-', 1)[1]}",
+    )
 
 
 LOCATE: dict[str, Callable[[str, int], Location | None]] = {
@@ -143,6 +169,23 @@ LOCATE: dict[str, Callable[[str, int], Location | None]] = {
     "nxos": _nxos,
     "junos": _junos,
 }
+
+
+def child_names(platform: str, cage: str, mode: BreakoutMode, cage_lanes: int, speed_gbps: int) -> list[str]:
+    """The names the OS gives the child ports of `cage` in `mode` (the rules `locate` reads)."""
+    k = range(mode.children)
+    split = mode.children > 1
+    if platform == "sonic":
+        base = (int(cage) - 1) * cage_lanes
+        return [f"Ethernet{base + i * mode.lanes_per_child}" for i in k]
+    if platform == "cumulus":
+        return [f"swp{cage}s{i}" for i in k] if split else [f"swp{cage}"]
+    if platform == "eos":
+        return [f"Ethernet{cage}/{i * mode.lanes_per_child + 1}" for i in k]
+    if platform == "nxos":
+        return [f"Ethernet{cage}/{i + 1}" for i in k] if split else [f"Ethernet{cage}"]
+    prefix = f"{junos_media_type(speed_gbps)}-{cage}"
+    return [f"{prefix}:{i}" for i in k] if split else [prefix]
 
 
 @dataclass(frozen=True)
@@ -187,6 +230,10 @@ def place_ports(
         location = locate(port.name, physical.cage_lanes)
         if location is None:
             continue  # the port-name check reports it
+        named = _junos_name_problem(port) if platform == "junos" else None
+        if named is not None:
+            problems.append(named)
+            continue
         lanes = port.lanes if port.lanes is not None else physical.default_lanes(port.speed_gbps)
         if lanes is None or port.speed_gbps > lanes * physical.serdes_gbps:
             problems.append(
@@ -203,7 +250,7 @@ def place_ports(
         by_cage.setdefault(location.cage, []).append((port, location, lanes))
     placements: dict[str, Placement] = {}
     for cage, members in by_cage.items():
-        mode, problem = _cage_mode(own.modes, members)
+        mode, problem = _cage_mode(own.modes, members, platform, cage, physical.cage_lanes)
         if mode is None:
             problems.append(problem)  # type: ignore[arg-type]
             continue
@@ -214,7 +261,11 @@ def place_ports(
 
 
 def _cage_mode(
-    modes: Sequence[BreakoutMode], members: list[tuple[PortRequest, Location, int]]
+    modes: Sequence[BreakoutMode],
+    members: list[tuple[PortRequest, Location, int]],
+    platform: str,
+    cage: str,
+    cage_lanes: int,
 ) -> tuple[BreakoutMode | None, PlacementProblem | None]:
     """The mode with the fewest children that every port of one cage fits in."""
     first, _, lanes = members[0]
@@ -237,13 +288,19 @@ def _cage_mode(
         if all(_fits(mode, port, location) for port, location, _ in members):
             return mode, None
     port = next(p for p, loc, _ in members if not _fits(candidates[-1], p, loc))
-    names = ", ".join(f"{m.name} (speeds {', '.join(f'{s}G' for s in m.speeds_gbps)})" for m in candidates)
+    # The names each fitting mode gives this cage's children, so the error says what to write instead.
+    names = "; ".join(
+        f"{m.name} (speeds {', '.join(f'{s}G' for s in m.speeds_gbps)}): "
+        + ", ".join(child_names(platform, cage, m, cage_lanes, port.speed_gbps))
+        for m in candidates
+        if port.speed_gbps in m.speeds_gbps
+    )
     return None, PlacementProblem(
         port.index,
         "name",
         f"cannot be a {port.speed_gbps}G port of {lanes} lanes at this position of its cage",
         port.name,
-        f"a child port of one of the cage's {lanes}-lane modes: {names}",
+        f"a child port of one of the cage's {lanes}-lane modes at {port.speed_gbps}G: {names or 'none'}",
     )
 
 

@@ -61,7 +61,8 @@ CASES = [
     ("switch", _without(SWITCH, "gpunet_switch_model"), "x.gpunet_switch_model: missing required key",
      f"one of {', '.join(known_models())}"),
     ("switch", _with(SWITCH, "gpu01", "gpunet_ports", 0, "peer"), "x.gpunet_ports[0].peer: badly formed",
-     "<gpu host>:<nic name> or <switch>:<port>, one ':' and no spaces, e.g. gpu01:mlx5_0"),
+     "<gpu host>:<nic name> or <switch>:<port>, no spaces, one ':' after the device "
+     "(a Junos channel adds its own), e.g. gpu01:mlx5_0"),
     ("switch", _without(SWITCH, "gpunet_role"), "x.gpunet_role: missing required key",
      "one of leaf, spine, superspine"),
     ("gpu_host", _without(GPU_HOST, "gpunet_nics", 0, "rail"), "x.gpunet_nics[0].rail: missing required key",

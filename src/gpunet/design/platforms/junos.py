@@ -32,6 +32,10 @@ class JunosDesign(PlatformDesign):
     def speed(self, speed_gbps: int, lanes: int | None) -> str:
         return f"{speed_gbps}g"
 
+    def breakout_parent(self, cage: str, cage_lanes: int) -> str | None:
+        # A channelized port is configured on its unchannelized name, et-<fpc>/<pic>/<port>.
+        return f"et-{cage}"
+
     def ecn_device(
         self, min_bytes: int, max_bytes: int, buffer: BufferParameters, model: SwitchModel
     ) -> dict[str, Any]:
@@ -78,8 +82,12 @@ class JunosDesign(PlatformDesign):
             "classifier": _classifier(context),
             **_schedules(context),
             # Junos OS QFX: `chassis fpc <fpc> pic <pic> port <port> speed <speed>` (Juniper, Configure
-            # Port Speed, port level; source in models.yml physical of the Junos OS models).
-            "chassis_ports": [] if flavour == "evo" else [_chassis_port(port) for port in context.ports],
+            # Port Speed, port level) or, channelized, `... port <port> channel-speed <speed>` once per
+            # cage; sources in models.yml physical of the Junos OS models.
+            "chassis_ports": [] if flavour == "evo" else _chassis_ports(context.ports),
+            # Junos OS Evolved: `interfaces <parent> number-of-sub-ports <K>` and `speed <channel speed>`
+            # on the parent; the channels et-.../N:<k> take no speed of their own.
+            "channelized": _channelized(context.ports) if flavour == "evo" else [],
         }
 
     def notes(self, context: DesignContext) -> list[str]:
@@ -107,6 +115,18 @@ class JunosDesign(PlatformDesign):
                 "Junos OS (not Evolved): port speed is set under `chassis fpc <n> pic <n> port <n> speed` "
                 "(Juniper, Configure Port Speed, port level), not on the interface."
             )
+        split = [c["parent"] for c in specifics["channelized"]] or [
+            f"port {c['port']}" for c in specifics["chassis_ports"] if c["keyword"] == "channel-speed"
+        ]
+        if split:
+            notes.append(
+                f"Channelized ({len(split)}): {', '.join(split)}; the channels are <port>:0, :1, ... "
+                + (
+                    "(number-of-sub-ports and speed on the parent interface)."
+                    if specifics["interface_speed"]
+                    else "(chassis fpc/pic/port channel-speed)."
+                )
+            )
         if specifics["interface_speed"]:
             notes.append(
                 "Junos OS Evolved: port speed is set on each interface. Its CoS schema (24.4R1-EVO) has no "
@@ -120,9 +140,27 @@ class JunosDesign(PlatformDesign):
         return notes
 
 
-def _chassis_port(port: dict[str, Any]) -> dict[str, Any]:
-    fpc, pic, number = re.fullmatch(r"[a-z]{2}-(\d+)/(\d+)/(\d+)", port["name"]).groups()  # type: ignore[union-attr]
-    return {"name": port["name"], "fpc": fpc, "pic": pic, "port": number, "speed": port["speed"]}
+def _chassis_ports(ports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One chassis statement per port gpunet uses: `speed` unchannelized, `channel-speed` once per
+    channelized cage (its children share the cage's mode, so the first one speaks for it)."""
+    lines: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for port in ports:
+        fpc, pic, number = re.fullmatch(r"[a-z]{2}-(\d+)/(\d+)/(\d+)(:\d+)?", port["name"]).groups()[:3]  # type: ignore[union-attr]
+        keyword = "channel-speed" if (port["children"] or 1) > 1 else "speed"
+        line = {"name": port["name"], "fpc": fpc, "pic": pic, "port": number, "keyword": keyword}
+        lines.setdefault((fpc, pic, number), {**line, "speed": port["speed"]})
+    return list(lines.values())
+
+
+def _channelized(ports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    cages: dict[str, dict[str, Any]] = {}
+    for port in ports:
+        if (port["children"] or 1) > 1:
+            parent = port["name"].split(":", 1)[0]
+            cages.setdefault(
+                parent, {"parent": parent, "sub_ports": port["children"], "speed": port["speed"]}
+            )
+    return list(cages.values())
 
 
 def _fill_to_bytes(level: str | int, basis: int) -> int:

@@ -49,7 +49,7 @@ def neighbours(switch: SimulatedSwitch) -> list[Neighbour]:
         port, _, far = rewire.partition("=")
         cabled.pop(port, None)
         if far:
-            device, _, far_port = far.rpartition(":")
+            device, _, far_port = far.partition(":")  # a Junos channel's port name keeps its own ':'
             cabled[port] = (device, far_port)
     order = {port: index for index, port in enumerate(switch.state.ports)}
     return [
