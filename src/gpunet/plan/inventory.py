@@ -38,7 +38,7 @@ PORT_NAMES = {
     "eos": lambda n: (f"Ethernet{n}/1",),
     "cumulus": lambda n: (f"swp{n}", f"swp{n}s0"),
     "sonic": lambda n: (f"Ethernet{(n - 1) * 8}",),
-    "junos": lambda n: (f"et-0/0/{n - 1}",),
+    "junos": lambda n: (f"et-0/0/{n - 1}", f"et-0/0/{n - 1}:0"),
 }
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from gpunet.cli import main
 from gpunet.model.errors import InventoryInvalidError
+from gpunet.plan.inventory import _port_namer
 from gpunet.render import render_switch
 from tests.conftest import REPO_ROOT
 from tests.unit.design.fabric_factory import LEAF, one_leaf_fabric
@@ -129,3 +130,9 @@ def test_inventory_check_exits_2_naming_the_port_and_its_names(tmp_path: Path, c
     error = capsys.readouterr().err
     assert "leaf08.gpunet_ports[0].name: cannot be a 400G port" in error
     assert "got 'et-0/0/0:2'" in error and "et-0/0/0:0, et-0/0/0:1" in error
+
+
+@pytest.mark.parametrize(("speed", "name"), [(400, "et-0/0/4"), (200, "et-0/0/4:0"), (100, "et-0/0/4")])
+def test_the_planner_names_a_channel_where_the_cage_must_be_channelized(speed: int, name: str) -> None:
+    # QFX5240 (the Junos example model) has 400G and 100G unchannelized, 200G only as 4 x 200G
+    assert _port_namer("junos", speed)(5) == name
