@@ -333,6 +333,7 @@ def _gpu_host(
                 switch=nic["switch"],
                 switch_port=nic["switch_port"],
                 ip=address,
+                lanes=nic.get("lanes"),
             )
         )
     if problems:

@@ -635,6 +635,42 @@ def switch_port_lanes(fabric: Fabric, broken: set[str]) -> list[Problem]:
     return problems
 
 
+def nic_lanes(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """A NIC that states its lanes runs on as many as the switch port it is cabled to (copper carries
+    each lane to one lane): a ConnectX-7 400G OSFP (4 x 100G) cannot meet a 400G port on 8 x 50G."""
+    problems = []
+    for host in fabric.hosts.values():
+        for index, nic in enumerate(host.nics):
+            switch = fabric.switches.get(nic.switch)
+            if (
+                nic.lanes is None
+                or switch is None
+                or nic.switch in broken
+                or switch.model not in known_models()
+            ):
+                continue
+            port, physical = switch.port(nic.switch_port), get_model(switch.model).physical
+            if port is None or physical is None or port.speed_gbps != nic.speed_gbps:
+                continue  # nic_cabling reports a missing port or a speed mismatch
+            lanes = port.lanes if port.lanes is not None else physical.default_lanes(port.speed_gbps)
+            if lanes is None or lanes == nic.lanes:
+                continue  # switch_port_lanes reports a port no lane count builds
+            where = next(i for i, p in enumerate(switch.ports) if p.name == port.name)
+            problems.append(
+                Problem(
+                    f"{host.name}.gpunet_nics[{index}].lanes",
+                    f"differs from the lanes of {switch.name} {port.name} it is cabled to: {host.name} "
+                    f"{nic.name} runs {nic.speed_gbps}G on {nic.lanes} lanes, {switch.name} {port.name} on "
+                    f"{lanes} x {port.speed_gbps // lanes}G ({get_model(switch.model).title}, "
+                    f"{physical.serdes_gbps}G SerDes)",
+                    nic.lanes,
+                    f"{lanes}, or {switch.name}.gpunet_ports[{where}].lanes {nic.lanes} where its cage has "
+                    "such a mode, or optics that convert (then leave the NIC's lanes out)",
+                )
+            )
+    return problems
+
+
 def _on_panel(platform: Platform, panel_ports: int, name: str) -> bool:
     """A name the platform has, on a front-panel port the model has (switch_port_names reports others)."""
     match = platform.port_name_regex().fullmatch(name)
@@ -731,6 +767,7 @@ RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     switch_port_names,
     switch_port_capacity,
     switch_port_lanes,
+    nic_lanes,
     switch_os_versions,
     nccl_bootstrap_reachable,
 )

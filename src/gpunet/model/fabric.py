@@ -132,6 +132,7 @@ class Nic:
     switch: str
     switch_port: str
     ip: IPv4Interface | IPv6Interface
+    lanes: int | None = None  # electrical lanes of the NIC's port, where the inventory states them
 
 
 @dataclass(frozen=True)
