@@ -104,18 +104,25 @@ class _IncastCheck(Check):
         )
         return self.error(rail.receiver_target, expected, why)
 
-    def nic_deltas(self, host: str, nic: str, counters: tuple[str, ...]) -> dict[str, int]:
-        """counter -> after - before on the NIC's port; InputError naming what is missing or backwards."""
+    def nic_values(self, host: str, nic: str, counters: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+        """counter -> (before, after) on the NIC's port; InputError naming what is missing."""
         before = self._nic_counters(host, BEFORE, nic)
         after = self._nic_counters(host, AFTER, nic)
-        deltas = {}
+        values = {}
         for name in counters:
             if name not in before or name not in after:
                 raise InputError(f"{host}:{nic} port {NIC_PORT}: no {name} counter in hw_counters")
-            deltas[name] = after[name] - before[name]
+            values[name] = (before[name], after[name])
+        return values
+
+    def nic_deltas(self, host: str, nic: str, counters: tuple[str, ...]) -> dict[str, int]:
+        """counter -> after - before on the NIC's port; InputError naming what is missing or backwards."""
+        deltas = {}
+        for name, (before, after) in self.nic_values(host, nic, counters).items():
+            deltas[name] = after - before
             if deltas[name] < 0:
                 raise InputError(
-                    f"{host}:{nic} {name} went backwards ({before[name]} -> {after[name]}): counters were"
+                    f"{host}:{nic} {name} went backwards ({before} -> {after}): counters were"
                     " cleared or the NIC reset during the stage"
                 )
         return deltas
@@ -190,13 +197,10 @@ class IncastEcnMarks(_IncastCheck):
         platform = self.platform(port)
         if platform in _ECN_TOOLS:
             try:
-                before, after = (
-                    _ecn_marks(platform, parsed) for parsed in self.switch_phases(port, _ECN_TOOLS[platform])
-                )
+                marks_before, marks_after = self.readings(port)
             except InputError as error:
                 yield self.error(port.target, expected, str(error))
             else:
-                marks_before, marks_after = before.get((port.port, queue)), after.get((port.port, queue))
                 if marks_before is None or marks_after is None:
                     yield self.error(
                         port.target, expected, f"queue {queue}: no ECN-marked counter for {port.port}"
@@ -219,6 +223,13 @@ class IncastEcnMarks(_IncastCheck):
         self.measure(rail.receiver_target, "incast_np_ecn_marked_roce_packets", marks)
         actual = f"np_ecn_marked_roce_packets {_signed(marks)}"
         yield self.result(rail.receiver_target, marks > 0, nic_expected, actual)
+
+    def readings(self, port: PathPort) -> tuple[int | None, int | None]:
+        """ECN-marked packets of the lossless queue before and after (None: not listed); the port's
+        OS must be one of _ECN_TOOLS."""
+        platform, key = self.platform(port) or "", (port.port, self.manifest.lossless_priority)
+        before, after = (_ecn_marks(platform, p) for p in self.switch_phases(port, _ECN_TOOLS[platform]))
+        return before.get(key), after.get(key)
 
 
 # The command whose per-queue ECN-marked count proves the receiver's leaf port marked.
@@ -289,9 +300,7 @@ class IncastPfcPriority(_IncastCheck):
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
-                before, after = (
-                    self._pauses(platform, parsed, port.port) for parsed in self._read(platform, port)
-                )
+                before, after = self.readings(port)
             except InputError as error:
                 yield self.error(port.target, expected, str(error))
                 continue
@@ -307,6 +316,13 @@ class IncastPfcPriority(_IncastCheck):
                 continue
             actual = f"pause frames {_signed(deltas.get(prio, 0))} on priority {prio} only ({port.role})"
             yield self.result(port.target, True, expected, actual)
+
+    def readings(self, port: PathPort) -> tuple[dict[int, int] | None, dict[int, int] | None]:
+        """priority -> rx + tx pause frames of the port, before and after (None: port not listed);
+        the port's OS must have a pause counter (not in _NO_PAUSE_COUNTER)."""
+        platform = self.platform(port) or ""
+        before, after = (self._pauses(platform, parsed, port.port) for parsed in self._read(platform, port))
+        return before, after
 
     def _read(self, platform: str, port: PathPort) -> tuple[Any, Any]:
         tool = {
@@ -355,7 +371,7 @@ class IncastLosslessDrops(_IncastCheck):
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
-                before, after = self._drops(platform, port, queue)
+                before, after = self.readings(port)
             except InputError as error:
                 yield self.error(port.target, expected, str(error))
                 continue
@@ -375,6 +391,11 @@ class IncastLosslessDrops(_IncastCheck):
             yield self.error(rail.receiver_target, expected, str(error))
             return
         yield self.result(rail.receiver_target, lost == 0, expected, f"out_of_sequence {_signed(lost)}")
+
+    def readings(self, port: PathPort) -> tuple[int | None, int | None]:
+        """Dropped packets of the lossless queue before and after (None: not listed); the port's OS
+        must have a drop counter (not in _NO_DROP_COUNTER)."""
+        return self._drops(self.platform(port) or "", port, self.manifest.lossless_priority)
 
     def _drops(self, platform: str, port: PathPort, queue: int) -> tuple[int | None, int | None]:
         if platform == "sonic":
@@ -407,7 +428,7 @@ class IncastPfcWatchdog(_IncastCheck):
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
-                before, after = self._storms(platform, port, queue)
+                before, after = self.readings(port)
             except InputError as error:
                 yield self.error(port.target, expected, str(error))
                 continue
@@ -416,6 +437,11 @@ class IncastPfcWatchdog(_IncastCheck):
             status = f", status {after[1]}" if after[1] else ""
             actual = f"watchdog stuck events {_signed(delta)} on queue {queue}{status} ({port.role})"
             yield self.result(port.target, delta == 0 and after[1] != "stormed", expected, actual)
+
+    def readings(self, port: PathPort) -> list[tuple[int, str]]:
+        """(storms detected so far, the watchdog's status or "") of the lossless queue, before and
+        after; the port's OS must be EOS or SONiC."""
+        return self._storms(self.platform(port) or "", port, self.manifest.lossless_priority)
 
     def _storms(self, platform: str, port: PathPort, queue: int) -> list[tuple[int, str]]:
         """(storms detected so far, the watchdog's status or "") of the queue, before and after.
@@ -444,33 +470,37 @@ class IncastBandwidth(_IncastCheck):
             f">= {floor:.1f} Gb/s summed over {len(rail.senders)} senders"
             f" ({fraction:.0%} of {rail.receiver_gbps} Gb/s)"
         )
-        total = 0.0
-        for sender in rail.senders:
-            relative = rail.capture(sender)
-            try:
-                parsed = self.artifacts.parsed(relative, "perftest")
-                if parsed["error"]:
-                    raise InputError(f"{relative}: ib_write_bw reported: {parsed['error']}")
-                if not parsed["complete"] or not parsed["results"]:
-                    raise InputError(f"{relative}: incomplete capture (no closing line after the results)")
-                measured = parsed["results"][-1].get("bw_avg_gbps")
-                if measured is None:
-                    raise InputError(f"{relative}: no 'BW average' column")
-            except InputError as error:
-                yield self.error(rail.receiver_target, expected, str(error))
-                return
-            tclass = parsed.get("traffic_class")
-            if self.manifest.transport == "roce" and tclass != self.manifest.traffic_class:
-                why = (
-                    f"{relative}: ran in traffic class {tclass}, not the lossless class"
-                    f" {self.manifest.traffic_class}: the incast did not load the lossless queue"
-                )
-                yield self.error(rail.receiver_target, expected, why)
-                return
-            total += measured
+        try:
+            total = self.summed_gbps(rail)
+        except InputError as error:
+            yield self.error(rail.receiver_target, expected, str(error))
+            return
         self.measure(rail.receiver_target, "incast_receiver_gbps", total)
         actual = f"{total:.1f} Gb/s summed over {len(rail.senders)} senders"
         yield self.result(rail.receiver_target, total >= floor, expected, actual)
+
+    def summed_gbps(self, rail: RailIncast) -> float:
+        """The senders' ib_write_bw averages summed (what the receiver took in); InputError where a
+        capture is unusable or ran outside the lossless class."""
+        total = 0.0
+        for sender in rail.senders:
+            relative = rail.capture(sender)
+            parsed = self.artifacts.parsed(relative, "perftest")
+            if parsed["error"]:
+                raise InputError(f"{relative}: ib_write_bw reported: {parsed['error']}")
+            if not parsed["complete"] or not parsed["results"]:
+                raise InputError(f"{relative}: incomplete capture (no closing line after the results)")
+            measured = parsed["results"][-1].get("bw_avg_gbps")
+            if measured is None:
+                raise InputError(f"{relative}: no 'BW average' column")
+            tclass = parsed.get("traffic_class")
+            if self.manifest.transport == "roce" and tclass != self.manifest.traffic_class:
+                raise InputError(
+                    f"{relative}: ran in traffic class {tclass}, not the lossless class"
+                    f" {self.manifest.traffic_class}: the incast did not load the lossless queue"
+                )
+            total += measured
+        return total
 
 
 INCAST_CHECKS = (

@@ -4,7 +4,8 @@ Top to bottom: the summary; every problem with where to look (host, NIC, switch,
 counted per check; a pair view of one cell per NIC (hosts x rails, the worst pair bandwidth as a
 share of line rate, coloured against the pass threshold; failing cells link to their problem row);
 a fabric view of the leaves and the other switches with the ones whose ports or checks failed
-marked; with the cabling check, its links per rail and each problem under its switch port. Every
+marked; with the cabling check, its links per rail and each problem under its switch port. With
+the incast checks, their evidence per rail comes right after the summary (report/incast_view.py). Every
 result as a row made 13 MB at 512 hosts; the page now grows with the problems, and
 the pair view by one small cell per NIC, and it fits 1,400 px without horizontal scrolling.
 """
@@ -19,6 +20,8 @@ from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest
 from gpunet.validate.report.cabling_view import cabling_section
 from gpunet.validate.report.grouping import by_group, counts_per_check, summary_line
+from gpunet.validate.report.incast_view import incast_view
+from gpunet.validate.report.jinja import render_section
 from gpunet.validate.report.safe_text import visible
 from gpunet.validate.results import Result, Status, exit_code
 
@@ -43,7 +46,8 @@ table {{ border-collapse: collapse; margin: 0.5em 0; font-size: 0.85em; width: 1
   table-layout: fixed; }}
 th, td {{ border: 1px solid #ccc; padding: 0.2em 0.4em; text-align: left; vertical-align: top;
   overflow-wrap: anywhere; }}
-td.fail {{ background: #f8d0d0; }} td.error {{ background: #fbeec0; }}
+td.fail {{ background: #f8d0d0; }} td.error {{ background: #fbeec0; }} td.pass {{ background: #d8efd8; }}
+span.fail {{ background: #f8d0d0; }} span.error {{ background: #fbeec0; }}
 table.counts {{ width: auto; }} table.counts td.n {{ text-align: right; }}
 .legend span {{ display: inline-block; width: 1.2em; height: 0.9em; margin: 0 0.2em 0 0.8em;
   vertical-align: middle; }}
@@ -65,6 +69,7 @@ def render_html(verdict: Verdict) -> str:
         f"<style>{_CSS}</style></head><body>",
         f"<h1>gpunet-validate: fabric {escape(verdict.manifest.fabric)}</h1>",
         f"<p><strong>{escape(summary_line(results))}</strong> (exit code {exit_code(results)})</p>",
+        _incast_section(verdict),
         f"<h2>Problems ({len(problems)})</h2>",
         _problems_table(top, verdict.manifest, anchored),
         _more_note(rest),
@@ -84,6 +89,12 @@ def render_html(verdict: Verdict) -> str:
         ]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _incast_section(verdict: Verdict) -> str:
+    """The incast evidence per rail, near the top: whether a rollout may continue is read there."""
+    rails = incast_view(verdict)
+    return render_section("incast.html.j2", escape, rails=rails) if rails else ""
 
 
 def where_to_look(result: Result, manifest: Manifest) -> list[tuple[str, str, str, str]]:

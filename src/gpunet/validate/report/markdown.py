@@ -1,4 +1,5 @@
-"""Markdown report for a pull request: summary, one row per device, problems, per-check counts.
+"""Markdown report for a pull request: summary, the incast evidence per rail (when the incast
+checks ran), one row per device, problems, per-check counts.
 
 Every host and switch of the manifest gets a row (pass, fail, error, skipped or not checked, with
 its counts and its first problem or the reason it was not checked), devices with problems first.
@@ -14,6 +15,8 @@ from dataclasses import dataclass, field
 from gpunet.validate.coverage import devices_of
 from gpunet.validate.judge import Verdict
 from gpunet.validate.report.grouping import counts_per_check, summary_line
+from gpunet.validate.report.incast_view import incast_view
+from gpunet.validate.report.jinja import render_section
 from gpunet.validate.report.safe_text import markdown_code, markdown_text
 from gpunet.validate.results import Result, Status, exit_code, status_of, target_of
 
@@ -165,6 +168,15 @@ def _per_check_section(results: list[Result]) -> list[str]:
     return lines
 
 
+def _incast_section(verdict: Verdict) -> list[str]:
+    """The incast evidence per rail, before the devices: a rollout's go or stop is read there."""
+    rails = incast_view(verdict)
+    if not rails:
+        return []
+    icons = {str(status): icon for status, icon in _ICON.items()} | {"": ""}
+    return render_section("incast.md.j2", markdown_text, rails=rails, icons=icons).splitlines()
+
+
 def render_markdown(verdict: Verdict) -> str:
     results = verdict.results
     lines = [
@@ -172,6 +184,7 @@ def render_markdown(verdict: Verdict) -> str:
         "",
         f"**{summary_line(results)}** (exit code {exit_code(results)})",
         "",
+        *_incast_section(verdict),
         *_devices_section(verdict),
         *_problems_section(results),
         *_per_check_section(results),
