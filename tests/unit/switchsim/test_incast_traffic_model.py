@@ -130,3 +130,50 @@ def test_the_lab_driver_says_which_rails_it_could_not_simulate(sonic_rails: list
     marked = SwitchState.load(tmp_path / "sonic.json").counters[first.receiver_port.port]["ecn_marked"][3]
     assert marked > 0 and "SIMULATED" in said[2]  # a second run adds to the file's counters
     assert simulate_incast([first], {})[0].endswith("not simulated (no running simulator state)")
+
+
+def _no_watchdog(config: dict[str, Any]) -> None:
+    config["PFC_WD"] = {"GLOBAL": config["PFC_WD"]["GLOBAL"]}
+
+
+def _forward(config: dict[str, Any]) -> None:
+    for key, entry in config["PFC_WD"].items():
+        if key != "GLOBAL":
+            entry["action"] = "forward"
+
+
+# (scenario, the receiver's stall in seconds of the 10 s run, policy change, what `show pfcwd stats`
+# shows for the egress queue: storms detected, restored, status; watchdog drops seen)
+STORMS = [
+    ("the receiver drains", 0.0, _unchanged, None, False),
+    ("a pause shorter than detection_time (200 ms)", 0.15, _unchanged, None, False),
+    ("stuck 5 s, then drains past restoration_time", 5.0, _unchanged, (1, 1, "operational"), True),
+    ("stuck for the whole run", 10.0, _unchanged, (1, 0, "stormed"), True),
+    ("stuck 5 s, the port not in PFC_WD", 5.0, _no_watchdog, None, False),
+    ("stuck 5 s, PFC on priority 4: pauses ignored", 5.0, _pfc_on("4"), None, False),
+    ("stuck 5 s, watchdog action forward", 5.0, _forward, (1, 1, "operational"), False),
+]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "stall", "change", "shown", "drops"), STORMS, ids=[s[0] for s in STORMS]
+)
+def test_a_receiver_that_stops_draining_storms_past_the_detection_time(
+    sonic_rails: list[Any], scenario: str, stall: float, change: Callable, shown: tuple | None, drops: bool
+) -> None:
+    from gpunet.lab.switchsim.personalities.sonic_incast import sonic_pfcwd_stats
+
+    (switch, load), *_ = rail_loads(sonic_rails[0], stall_seconds=stall).items()
+    assert load.seconds == 10.0  # the plan's default run
+    state = _leaf(switch, change)
+    outcome = apply_load(state, load)
+    rows = parse("sonic-show-pfcwd-stats", sonic_pfcwd_stats(state))["queues"]
+    row = next((r for r in rows if (r["port"], r["queue"]) == (load.egress, 3)), None)
+    seen = None if row is None or not row["storm_detected"] else (
+        row["storm_detected"], row["storm_restored"], row["status"]
+    )  # fmt: skip
+    assert seen == shown, scenario
+    assert outcome.storm is (shown is not None), scenario
+    assert (outcome.watchdog_dropped > 0) is drops, scenario
+    received = parse("sonic-show-pfc-counters", sonic_pfc_counters(state))["rx"][load.egress]
+    assert (received[3] > 0) is (stall > 0), scenario  # the receiver's pauses, counted where they arrive

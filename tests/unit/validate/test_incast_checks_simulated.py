@@ -3,7 +3,8 @@ equipment): the prod plan's artifacts of a good incast (test_incast_checks), wit
 leaf's captures replaced by what the simulated SONiC prints before and after the modelled load
 under its rendered CONFIG_DB (intended/prod), as rendered or broken. The switch side of the stage
 must pass as rendered and fail at the receiver's port, naming the counter, where the policy is
-broken: ECN off gives no marks, PFC on the wrong priority drops on the lossless queue."""
+broken: ECN off gives no marks, PFC on the wrong priority drops on the lossless queue; and a
+receiver that stops draining past the PFC watchdog's detection time is a storm there."""
 
 from __future__ import annotations
 
@@ -47,7 +48,9 @@ def _captures(state: SwitchState) -> dict[str, str]:
     }
 
 
-def _simulate(folder: Path, plan: list[Any], leaf: str, change: Callable[[dict[str, Any]], None]) -> None:
+def _simulate(
+    folder: Path, plan: list[Any], leaf: str, change: Callable[[dict[str, Any]], None], stall: float = 0.0
+) -> None:
     config = json.loads((INTENDED / f"{leaf}.cfg").read_text())
     change(config)
     state = SwitchState(
@@ -57,7 +60,7 @@ def _simulate(folder: Path, plan: list[Any], leaf: str, change: Callable[[dict[s
         state.counters[port]["tx_queue"] = [1_200 if q == 3 else 12 for q in range(8)]  # the pair tests'
     phases = {BEFORE: _captures(state)}
     for rail in plan:
-        for switch, load in rail_loads(rail).items():
+        for switch, load in rail_loads(rail, stall_seconds=stall).items():
             if switch == leaf:
                 apply_load(state, load)
     phases[AFTER] = _captures(state)
@@ -78,11 +81,13 @@ def _pfc_on_4(config: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("policy", "change", "failing"),
+    ("policy", "change", "stall", "failing"),
     [
-        ("as rendered", lambda config: None, set()),
-        ("ECN off", _ecn_off, {"incast_ecn_marks"}),
-        ("PFC on priority 4", _pfc_on_4, {"incast_lossless_drops"}),
+        ("as rendered", lambda config: None, 0.0, set()),
+        ("ECN off", _ecn_off, 0.0, {"incast_ecn_marks"}),
+        ("PFC on priority 4", _pfc_on_4, 0.0, {"incast_lossless_drops"}),
+        # The receiver stops draining for 5 s of the 10 s run, past PFC_WD's 200 ms detection time.
+        ("as rendered, the receiver stuck", lambda config: None, 5.0, {"incast_pfc_watchdog"}),
     ],
 )
 def test_the_switch_side_follows_the_rendered_policy(
@@ -90,6 +95,7 @@ def test_the_switch_side_follows_the_rendered_policy(
     tmp_path: Path,
     policy: str,
     change: Callable,
+    stall: float,
     failing: set[str],
 ) -> None:
     manifest, plan = prod_plan
@@ -103,7 +109,7 @@ def test_the_switch_side_follows_the_rendered_policy(
     )
     assert leaves  # leaf06 and leaf07
     for leaf in leaves:
-        _simulate(folder, plan, leaf, change)
+        _simulate(folder, plan, leaf, change, stall)
     edges = {r.receiver_port.target for r in plan if r.receiver_port.switch in leaves}
     on_leaves = [r for r in _results(folder) if r.check in SWITCH_SIDE and r.target.split(":")[0] in leaves]
     assert on_leaves

@@ -16,7 +16,24 @@ design code), so a policy with ECN off or PFC on the wrong priority makes the in
 - pause frames on the TC only where it is in the ingress port's PORT_QOS_MAP pfc_enable: the
   ingress ports send them (tx_pfc) to the senders; a lossless class drops nothing;
 - otherwise the backlog is dropped on the egress queue (tx_drop): a queue meant to be lossless
-  whose priority has no PFC loses packets under incast.
+  whose priority has no PFC loses packets under incast;
+- a receiver that stops draining (Load.stall_seconds: its NIC pauses the egress port's TC back to
+  back) makes the egress port count the pause frames it receives (rx_pfc) and send nothing on the
+  queue meanwhile, where the TC is PFC-enabled there (otherwise the switch ignores the pauses).
+  SONiC's PFC watchdog then declares a storm on the queue once it has stayed paused without
+  transmitting for the port's PFC_WD detection_time: the detection script counts down the
+  detection time per poll while the queue holds packets, transmitted none since the last poll and
+  received pause frames (sonic-net/sonic-mgmt tests/pfcwd/files/pfc_detect_mellanox.lua at
+  83b155f, the copy of sonic-swss's orchagent script it tests with). The watched queues are the
+  PFC-enabled priorities of the ports PFC_WD lists (sonic-utilities pfcwd/main.py at 691b1bb
+  writes PFC_WD only for ports with pfc_enable); a storm counts one STORM DETECTED
+  (pfc_wd_stuck; PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED), and with action drop (the default) every
+  packet that reaches the queue from detection to the end of the stall is dropped by the
+  watchdog (pfc_wd_tx_drop, `show pfcwd stats` TX OK/DROP: "all subsequent packets destined to the
+  output queue are discarded", sonic-mgmt docs/pfcwd/PFCWD_MMU_Change.md). It is RESTORED
+  (pfc_wd_recovered) when no pause frame arrives for restoration_time: here when the run goes on
+  that long after the stall. A stall shorter than detection_time, or a port PFC_WD does not
+  list, gives no storm (the queue just stays paused, and the senders see it in their bandwidth).
 
 Counters are the simulator's (SwitchState.counters: eight integers per port each), in packets of
 1024 bytes as every simulated queue counter.
@@ -33,6 +50,9 @@ PACKET_BYTES = 1024
 # Pause frames an ingress port sends per second of backlog (a 400G port under a 2x incast sends
 # tens of thousands; the checks only ask for the sign).
 PAUSES_PER_SECOND = 20_000
+# SONiC's defaults where a PFC_WD entry leaves them out (sonic-utilities pfcwd/main.py at 691b1bb:
+# DEFAULT_DETECTION_TIME, and restoration twice the detection time as `pfcwd start` writes it).
+DEFAULT_DETECTION_MS = 200
 
 
 @dataclass(frozen=True)
@@ -44,6 +64,8 @@ class Load:
     dscp: int
     offered_gbps: float
     seconds: float
+    # How long the receiver behind the egress port keeps it paused: it stopped draining (0: it drains).
+    stall_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -56,6 +78,8 @@ class Outcome:
     marked: int
     paused_ports: tuple[str, ...]
     dropped: int
+    storm: bool = False  # the PFC watchdog declared a storm on the egress queue
+    watchdog_dropped: int = 0
 
 
 def _table(config: dict[str, Any], name: str) -> dict[str, Any]:
@@ -103,7 +127,8 @@ def apply_load(state: SwitchState, load: Load) -> Outcome:
     speed = str(_table(config, "PORT").get(load.egress, {}).get("speed", "0"))
     rate = int(speed) / 1000 if speed.isdigit() else 0.0
     sent_gbps = min(load.offered_gbps, rate)
-    sent = int(sent_gbps * 1e9 / 8 * load.seconds / PACKET_BYTES)
+    stalled = _stalled_seconds(config, load, tc)
+    sent = int(sent_gbps * 1e9 / 8 * (load.seconds - stalled) / PACKET_BYTES)
     _add(state, load.egress, "tx_queue", queue, sent)
     excess_gbps = max(load.offered_gbps - rate, 0.0)
     backlog_bytes = excess_gbps * 1e9 / 8 * load.seconds
@@ -120,17 +145,57 @@ def apply_load(state: SwitchState, load: Load) -> Outcome:
         if len(lossless) < len(ingress):  # the share entering by ports without PFC on the TC is lost
             dropped = int(backlog_bytes / PACKET_BYTES * (len(ingress) - len(lossless)) / len(ingress))
             _add(state, load.egress, "tx_drop", queue, dropped)
-    return Outcome(tc, queue, rate, marked, tuple(paused), dropped)
+    storm, watchdog_dropped = _watchdog(state, config, load, tc, queue, stalled)
+    return Outcome(tc, queue, rate, marked, tuple(paused), dropped, storm, watchdog_dropped)
 
 
-def rail_loads(rail: Any) -> dict[str, Load]:
+def _stalled_seconds(config: dict[str, Any], load: Load, tc: int) -> float:
+    """How long the egress queue honours the receiver's pauses: the stall, where its TC has PFC there."""
+    if load.stall_seconds <= 0 or tc not in _pfc_priorities(config, load.egress):
+        return 0.0
+    return min(load.stall_seconds, load.seconds)
+
+
+def _watchdog(
+    state: SwitchState, config: dict[str, Any], load: Load, tc: int, queue: int, stalled: float
+) -> tuple[bool, int]:
+    """The pause frames the stalled receiver sent, and SONiC's PFC watchdog on the egress queue:
+    (a storm was detected, packets the watchdog dropped)."""
+    if load.stall_seconds <= 0:
+        return False, 0
+    _add(state, load.egress, "rx_pfc", tc, int(PAUSES_PER_SECOND * min(load.stall_seconds, load.seconds)))
+    entry = _table(config, "PFC_WD").get(load.egress)
+    if not stalled or not isinstance(entry, dict):
+        return False, 0
+    detection = _milliseconds(entry.get("detection_time"), DEFAULT_DETECTION_MS)
+    if stalled * 1000 < detection:
+        return False, 0
+    _add(state, load.egress, "pfc_wd_stuck", queue, 1)
+    dropped = 0
+    if entry.get("action", "drop") == "drop":
+        after_detection = stalled - detection / 1000
+        dropped = int(load.offered_gbps * 1e9 / 8 * after_detection / PACKET_BYTES)
+        _add(state, load.egress, "pfc_wd_tx_drop", queue, dropped)
+    restoration = _milliseconds(entry.get("restoration_time"), 2 * detection)
+    if (load.seconds - stalled) * 1000 >= restoration:
+        _add(state, load.egress, "pfc_wd_recovered", queue, 1)
+    return True, dropped
+
+
+def _milliseconds(value: Any, default: int) -> int:
+    return int(value) if str(value).isdigit() else default
+
+
+def rail_loads(rail: Any, stall_seconds: float = 0.0) -> dict[str, Load]:
     """The load one incast rail (gpunet.validate.incast.RailIncast, as incast/plan.json holds it)
     puts on the receiver's leaf, by switch: every sender's line rate into the receiver-edge port,
     entering by the senders' edge ports on that leaf, or by its uplinks for senders behind another
-    leaf. Only the receiver's leaf is congested (the senders' ports carry their own line rate)."""
+    leaf. Only the receiver's leaf is congested (the senders' ports carry their own line rate).
+    `stall_seconds`: the receiver stops draining for that long (a stuck host: a storm scenario)."""
     edge = rail.receiver_port
     local = tuple(p.port for p in rail.path if p.role == "sender-edge" and p.switch == edge.switch)
     uplinks = tuple(p.port for p in rail.path if p.role == "receiver-uplink")
     dscp = (rail.traffic_class or 0) >> 2  # the TOS byte: DSCP << 2 | ECN
     offered = float(sum(s.gbps for s in rail.senders))
-    return {edge.switch: Load(edge.port, local + uplinks, dscp, offered, float(rail.seconds))}
+    seconds = float(rail.seconds)
+    return {edge.switch: Load(edge.port, local + uplinks, dscp, offered, seconds, stall_seconds)}
