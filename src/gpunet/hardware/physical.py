@@ -298,7 +298,8 @@ def _cage_mode(
     return None, PlacementProblem(
         port.index,
         "name",
-        f"cannot be a {port.speed_gbps}G port of {lanes} lanes at this position of its cage",
+        f"cannot be a {port.speed_gbps}G port of {lanes} lane{'' if lanes == 1 else 's'} "
+        "at this position of its cage",
         port.name,
         f"a child port of one of the cage's {lanes}-lane modes at {port.speed_gbps}G: {names or 'none'}",
     )

@@ -88,7 +88,7 @@ REFUSED = [
     ("SN5600", "sonic", [("Ethernet0", 100, None)], (0, "lanes")),  # ACS-SN5600 has no 8x mode
     ("SN5600", "sonic", [("Ethernet0", 400, None), ("Ethernet4", 200, None)], (1, "lanes")),
     ("7060X6-64PE", "eos", [("Ethernet1/1", 400, 2)], (0, "lanes")),  # 200G a lane
-    ("QFX5120-32C", "junos", [("et-0/0/0", 25, None)], (0, "lanes")),  # needs channel-speed: et-0/0/0:0
+    ("QFX5120-32C", "junos", [("et-0/0/0", 25, None)], (0, "name")),  # a 4x25G channel: et-0/0/0:0
     ("Z9864F", "sonic", [("Ethernet0", 800, None), ("Ethernet4", 800, None)], (1, "name")),
 ]
 
@@ -100,3 +100,20 @@ def test_port_that_cannot_be_built_is_refused(
     requests = [PortRequest(i, name, speed, lanes) for i, (name, speed, lanes) in enumerate(ports)]
     _, problems = place_ports(get_model(model).physical, platform, requests)  # type: ignore[arg-type]
     assert [(p.index, p.field) for p in problems] == [where]
+
+
+@pytest.mark.parametrize(
+    ("model", "platform", "port", "child_names"),
+    [
+        # QFX5120-32C builds 25G only as channels of its 4x25G mode (channel-speed 25g)
+        ("QFX5120-32C", "junos", ("et-0/0/0", 25, None), "et-0/0/0:0, et-0/0/0:1, et-0/0/0:2, et-0/0/0:3"),
+        ("SN5600", "cumulus", ("swp1", 400, None), "swp1s0, swp1s1"),
+    ],
+)
+def test_refusal_names_the_child_ports_to_write_instead(
+    model: str, platform: str, port: tuple[str, int, int | None], child_names: str
+) -> None:
+    _, problems = place_ports(get_model(model).physical, platform, [PortRequest(0, *port)])  # type: ignore[arg-type]
+    assert len(problems) == 1
+    assert child_names in problems[0].expected
+    assert "1 lanes" not in problems[0].message
