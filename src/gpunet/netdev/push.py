@@ -254,14 +254,37 @@ def _confirm(strategy: CommitStrategy, check: ReadBack, name: str) -> list[str]:
     except DeviceRejectedError as refused:
         if not strategy.self_rollback:
             raise
-        # The commit is live and unconfirmed: the OS's own timer takes it back.
-        state = strategy.rollback_state()
-        raise PushError(name, f"{refused.reason}; the unconfirmed commit is live until then", state) from None
+        _take_back(strategy, check, name, refused.reason)
     except SessionLost as lost:
         if not strategy.self_rollback:
             raise PushError(name, f"{lost} after the commit: read the switch", UNKNOWN) from None
         return _settle_lost_confirm(strategy, check, name, str(lost))
     return []
+
+
+def _take_back(strategy: CommitStrategy, check: ReadBack, name: str, reason: str) -> NoReturn:
+    """The confirm was refused: the commit is live and unconfirmed. Where the OS can take it back
+    at once (EOS: abort the pending session), do, and report what the read-back then finds; else,
+    or where that does not take, the OS's own timer takes it back."""
+    try:
+        sent = strategy.take_back()
+    except (PushError, SessionLost) as error:  # it may have landed: the read-back says
+        why = f"aborting the pending commit failed too ({_why(error)})"
+    else:
+        if not sent:
+            message = f"{reason}; the unconfirmed commit is live until then"
+            raise PushError(name, message, strategy.rollback_state())
+        why = "the pending commit aborted"
+    holds = check.holds()
+    if holds is Holds.PREVIOUS:
+        raise PushError(name, f"{reason}; {why}: previous config restored (read back)", "rolled back")
+    if holds is Holds.INTENT:
+        message = f"{reason}; {why}, but the read-back found the intent: live, unconfirmed until then"
+        raise PushError(name, message, strategy.rollback_state())
+    if holds is Holds.UNREADABLE:  # aborted, or live until the timer: back by then either way
+        message = f"{reason}; {why}, and the read-back found {holds.value}"
+        raise PushError(name, message, strategy.rollback_state())
+    raise PushError(name, f"{reason}; {why}, and the read-back found {holds.value}", UNKNOWN)
 
 
 def _settle_lost_confirm(strategy: CommitStrategy, check: ReadBack, name: str, lost: str) -> list[str]:

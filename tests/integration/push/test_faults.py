@@ -68,6 +68,9 @@ CASES = [
         "previous",
     ),
     ("eos", {"slow_at": COMMIT["eos"]}, TIMER, "previous"),
+    # The confirm refused: EOS aborts the pending session, which takes the commit back at once
+    # (read back), rather than leaving it live, and the session listed, until its timer fires.
+    ("eos", {"refuse": CONFIRM["eos"]}, "rolled back", "previous at once"),
     ("cumulus", {"slow_at": COMMIT["cumulus"]}, TIMER, "previous"),
     ("sonic", {"slow_at": COMMIT["sonic"]}, "rolled back", "previous"),
     # The link goes while SONiC's patch still runs, and it lands after a rollback sent at once.
@@ -99,10 +102,14 @@ def test_a_fault_is_reported_as_what_the_switch_holds(fleet, start, backups, pla
     except PushError as error:
         state, message = error.config_state, str(error)
     assert re.fullmatch(expected, state), message
-    fired = "slow" if "slow_at" in fault else "session-dropped"
+    fired = "slow" if "slow_at" in fault else "refused" if "refuse" in fault else "session-dropped"
     assert fired in fleet.call(lambda: [e["event"] for e in target.sim.state.history])
     slow_s = fault.get("slow_s", SLOW_S)
-    if end == "previous":
+    if end == "previous at once":  # taken back before the push returned, not by the OS's timer
+        assert running(fleet, target) == before
+        assert not fleet.call(lambda: target.sim.state.pending_confirm)
+        assert startup(fleet, target) == saved
+    elif end == "previous":
         wait_for(lambda: not fleet.call(lambda: list(target.sim.in_flight)), slow_s + 5)  # it has landed
         wait_for(lambda: running(fleet, target) == before, CONFIRM_S + slow_s + 3)
         assert running(fleet, target) == before

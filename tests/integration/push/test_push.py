@@ -171,7 +171,8 @@ def startup(fleet, target):
     return fleet.call(lambda: copy.deepcopy(target.sim.state.startup))
 
 
-@pytest.mark.parametrize("platform", list(CONFIRM_COMMAND))
+# EOS aborts its pending session after a refused confirm (rolled back at once): the fault table's row.
+@pytest.mark.parametrize("platform", [p for p in CONFIRM_COMMAND if p != "eos"])
 def test_a_refused_confirm_is_reported_as_rolling_back_at_its_time(fleet, start, backups, platform):
     """The commit is live and unconfirmed: the report names when the OS takes it back, and the
     switch holds the intent until then and the old config after."""

@@ -65,6 +65,11 @@ class CommitStrategy(ABC):
             return "rolling back by itself when its confirm timer expires"
         return f"rolling back by itself at {self.rollback_deadline:%H:%M:%S} UTC"
 
+    def take_back(self) -> bool:
+        """Over a new session: take a live, unconfirmed commit back at once, where the OS has a
+        command for that (EOS). False where it has none: its own timer takes the commit back."""
+        return False
+
     def discard_checkpoint(self) -> None:  # noqa: B027 - most OSes keep no checkpoint
         """Remove this push's checkpoint, where the OS keeps one (NX-OS, SONiC); else nothing."""
 

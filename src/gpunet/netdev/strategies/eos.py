@@ -39,6 +39,20 @@ class SessionCommitTimer(CommitStrategy):
         finally:
             session.disconnect()
 
+    def take_back(self) -> bool:
+        # A session whose commit timer still runs is aborted from exec mode, which rolls back to
+        # the previous config and removes the session at once ("Config Session Timers - Arista
+        # EOS", https://advertisingemergency.net/?p=112; NAPALM's EOS rollback() does the same);
+        # an aborted session is removed completely (Arista EOS User Manual, Configure Session,
+        # https://www.arista.com/en/um-eos/eos-configure-session). The push reads back to learn
+        # whether it did.
+        session = require_new_session(self, self.rollback_state())
+        try:
+            self.send(f"configure session {self.options.tag} abort", conn=session)
+        finally:
+            session.disconnect()
+        return True
+
     def save(self) -> None:
         self.send("write memory")
 

@@ -71,7 +71,10 @@ class EosPersonality(EditorPersonality):
             if not self.switch.confirm():
                 return "% No pending commit timer for this session"
             self.sessions.pop(match[1], None)
+            self.switch.__dict__.pop("eos_timer_session", None)
             return ""
+        if match := re.fullmatch(r"configure session (\S+) abort", command):
+            return self.abort_session(match[1])
         if match := re.fullmatch(r"configure session (\S+)", command):
             tree = self.sessions.setdefault(
                 match[1], ConfigTree.from_lines(state.config, 3, self.switch.rules)
@@ -157,8 +160,28 @@ class EosPersonality(EditorPersonality):
             self.switch.replace_config(session_lines, "commit", session=self.session)
             if command != "commit":
                 self.switch.start_confirm_timer(_seconds(match[1]), previous)
+                self.switch.__dict__["eos_timer_session"] = self.session  # whose commit the timer guards
             else:
                 self.sessions.pop(self.session, None)
             self.editor, self.session = None, None
             return ""
         return None
+
+    def abort_session(self, name: str) -> str:
+        """`configure session <name> abort` from exec mode. A session whose `commit timer` still
+        runs is taken back at once, its previous config restored, and the session removed: "If
+        while the commit timer is still running you decide to roll back, use configure session
+        $SESSIONNAME abort ... to abort the session and roll back to the previous config" ("Config
+        Session Timers - Arista EOS", https://advertisingemergency.net/?p=112; NAPALM's EOS driver
+        rolls a pending commit-confirm back the same way, napalm-automation/napalm
+        napalm/eos/eos.py rollback()). Any other session is discarded: "A session can be aborted
+        or removed, thereby removing the session completely" (Arista EOS User Manual, Configure
+        Session, https://www.arista.com/en/um-eos/eos-configure-session). An unknown name is not
+        modelled from a source: nothing happens."""
+        switch = self.switch
+        if switch.state.pending_confirm and switch.__dict__.get("eos_timer_session") == name:
+            switch.roll_back_pending("session-aborted-rolled-back")
+            switch.__dict__.pop("eos_timer_session", None)
+        self.sessions.pop(name, None)
+        switch.persist()
+        return ""
