@@ -13,7 +13,15 @@ from ansible.errors import AnsibleError, AnsibleFilterError
 from ansible_collections.gpunet.fabric.plugins.plugin_utils.gpunet_required import guarded_filters
 
 try:
-    from gpunet.hosts import apt_sources, driver_boot, firewall, nccl_tests, published_versions, settings
+    from gpunet.hosts import (
+        apt_sources,
+        driver_boot,
+        firewall,
+        lldpd,
+        nccl_tests,
+        published_versions,
+        settings,
+    )
     from gpunet.model.plain import to_plain
     from gpunet.model.play_inventory import VAULT_HOW, is_missing_vault_secret
 except ImportError as error:  # no gpunet here: the plugin loads, its first use says so
@@ -64,6 +72,13 @@ def nic_cable_lengths(nics: Any, fabric_value: Any, hostvars: Any) -> dict[str, 
                     f"gpunet_ports (the NICs' cable lengths) loads: {VAULT_HOW}"
                 ) from error
     return settings.nic_cable_lengths(to_plain(fabric_value), plain_nics, switch_ports)
+
+
+def lldpd_interface_pattern(nics: Any) -> str:
+    try:
+        return lldpd.interface_pattern(to_plain(nics or []))
+    except ValueError as error:
+        raise AnsibleFilterError(str(error)) from error
 
 
 def local_port_range(fabric_value: Any) -> str:
@@ -224,6 +239,7 @@ class FilterModule:
                 "local_port_range": local_port_range,
                 "nic_ets": nic_ets,
                 "nic_cable_lengths": nic_cable_lengths,
+                "lldpd_interface_pattern": lldpd_interface_pattern,
                 "cidrs_by_family": cidrs_by_family,
                 "interface_with_address": interface_with_address,
                 "firewall_openings": firewall_openings,

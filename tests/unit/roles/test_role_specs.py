@@ -15,6 +15,7 @@ HOST_ROLES = (
     "nccl_env",
     "rdma_tools",
     "roce_host",
+    "lldpd",
     "nvidia_repo",
     "nvidia_driver",
     "cuda_toolkit",
