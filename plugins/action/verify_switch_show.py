@@ -52,6 +52,7 @@ class ActionModule(ActionBase):
             mgmt_port=int(task_vars.get("ansible_port", 22)),
             ports=(),
             mgmt_user=str(task_vars.get("ansible_user", "")),
+            asics=int(task_vars.get("gpunet_switch_asics", 1)),
         )
         try:
             # The same login variables as the push, templated (a vaulted "{{ vault_... }}" password).

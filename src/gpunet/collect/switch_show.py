@@ -21,7 +21,7 @@ from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import Connection, connector
 from gpunet.validate import incast
 from gpunet.validate.checks.switch import SWITCH_COMMANDS
-from gpunet.validate.parsers.sonic import redis_py_dict
+from gpunet.validate.parsers.sonic import NAMESPACE_LINE, NAMESPACED_TOOLS, redis_py_dict
 
 
 def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts: Path) -> list[str]:
@@ -42,10 +42,16 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
     if not commands:
         return written
     session = connector(switch, login)()
-    forms: dict[str, dict[str, str]] = {}
+    forms: dict[str, dict[str, Any]] = {}
+    namespaces = sonic_namespaces(switch)
     try:
         for tool, command in commands.items():
-            output, forms[tool] = _collect_one(session, tool, command, structured.get(tool))
+            if namespaces and tool in NAMESPACED_TOOLS:
+                output, forms[tool] = _collect_namespaces(
+                    session, tool, command, structured.get(tool), namespaces
+                )
+            else:
+                output, forms[tool] = _collect_one(session, tool, command, structured.get(tool))
             path = folder / f"{tool}.txt"
             path.write_text(output if output.endswith("\n") else output + "\n")
             written.append(str(path))
@@ -85,12 +91,14 @@ class RedisHashes:
     name_map: str
     prefix: str
 
-    def command(self, key: str, as_json: bool = True) -> str:
-        return f"sonic-db-cli {'-j ' if as_json else ''}{self.database} HGETALL {key}"
+    def command(self, key: str, as_json: bool = True, namespace: str | None = None) -> str:
+        where = f"-n {namespace} " if namespace else ""
+        return f"sonic-db-cli {where}{'-j ' if as_json else ''}{self.database} HGETALL {key}"
 
-    def describe(self, as_json: bool = True) -> str:
+    def describe(self, as_json: bool = True, namespace: str | None = None) -> str:
         printed = "" if as_json else " (redis-py dict answers, saved as JSON)"
-        return f"{self.command(self.name_map, as_json)}, then HGETALL {self.prefix}<oid> per port{printed}"
+        first = self.command(self.name_map, as_json, namespace)
+        return f"{first}, then HGETALL {self.prefix}<oid> per port{printed}"
 
 
 # Structured forms, per platform and tool, with where and from which release the OS has them.
@@ -116,17 +124,58 @@ STRUCTURED_COMMANDS: dict[str, dict[str, str | RedisHashes]] = {
 FORMS_FILE = "capture-forms.json"
 
 
+def sonic_namespaces(switch: Switch) -> tuple[str, ...]:
+    """The namespaces a multi-ASIC SONiC switch keeps its ports' state in, asic0..asic<N-1>
+    (sonic-py-common multi_asic.py at 086b03b: ASIC_NAME_PREFIX `asic`, NUM_ASIC of asic.conf);
+    () for one ASIC, whose commands are sent as they are (without -n)."""
+    if switch.platform != "sonic" or switch.asics < 2:
+        return ()
+    return tuple(f"asic{index}" for index in range(switch.asics))
+
+
+def _collect_namespaces(
+    session: Any,
+    tool: str,
+    text_command: str,
+    structured: str | RedisHashes | None,
+    namespaces: tuple[str, ...],
+) -> tuple[str, dict[str, Any]]:
+    """A tool read once per namespace (`-n asic<k>`), the answers in one capture, each after its
+    NAMESPACE_LINE; the form record of each namespace. Without -n a multi-ASIC switch answers
+    from the host namespace (sonic-db-cli: an empty COUNTERS_DB) or prints every namespace's
+    table in turn, `show ecn` without naming the namespace of a profile (sonic-utilities
+    scripts/ecnconfig list() at 691b1bb)."""
+    sections, records = [], {}
+    for namespace in namespaces:
+        output, records[namespace] = _collect_one(session, tool, text_command, structured, namespace)
+        line = NAMESPACE_LINE.format(
+            namespace=namespace, count=len(namespaces), command=records[namespace]["command"]
+        )
+        sections.append(f"{line}\n{output.rstrip(chr(10))}\n")
+    kinds = {record["form"] for record in records.values()}
+    return "".join(sections), {"form": kinds.pop() if len(kinds) == 1 else "mixed", "namespaces": records}
+
+
 def _collect_one(
-    session: Any, tool: str, text_command: str, structured: str | RedisHashes | None
+    session: Any,
+    tool: str,
+    text_command: str,
+    structured: str | RedisHashes | None,
+    namespace: str | None = None,
 ) -> tuple[str, dict[str, str]]:
     """The output of one tool and its form record: the structured command's where it answers
-    with JSON, else the text command's (an older release refuses the option)."""
+    with JSON, else the text command's (an older release refuses the option). With `namespace`,
+    every command is sent for that namespace (`show ... -n asic0`, `sonic-db-cli -n asic0 ...`)."""
+    if namespace is not None:
+        text_command = f"{text_command} -n {namespace}"
+        if isinstance(structured, str):
+            structured = f"{structured} -n {namespace}"
     if structured is None:
         return session.send_command(text_command, read_timeout=30), {"form": "text", "command": text_command}
     if isinstance(structured, RedisHashes):
-        output, refused, as_json = _read_hashes(session, structured)
+        output, refused, as_json = _read_hashes(session, structured, namespace)
         if output is not None:
-            record = {"form": "json", "command": structured.describe(as_json)}
+            record = {"form": "json", "command": structured.describe(as_json, namespace)}
             return output, record | ({"structured_refused": refused} if refused else {})
     else:
         output = session.send_command(structured, read_timeout=30)
@@ -142,7 +191,9 @@ _EMPTY_MAP = "an empty map (a multi-ASIC host namespace: its ports are in each a
 _OID = re.compile(r"^oid:0x[0-9a-fA-F]+$")
 
 
-def _read_hashes(session: Any, form: RedisHashes) -> tuple[str | None, str, bool]:
+def _read_hashes(
+    session: Any, form: RedisHashes, namespace: str | None = None
+) -> tuple[str | None, str, bool]:
     """The capture of a RedisHashes form (None where it was not read), what was refused on the
     way (`-j`, or why the form was not read), and whether it was read with `-j`. Where
     sonic-db-cli refuses `-j` (before swss-common PR #1205 it prints its usage) the same
@@ -150,18 +201,18 @@ def _read_hashes(session: Any, form: RedisHashes) -> tuple[str | None, str, bool
     whose ports sit in each ASIC's database), an id that is no object id, or an answer that is
     no whole hash (a cut one)."""
     as_json, refused = True, []
-    command = form.command(form.name_map)
+    command = form.command(form.name_map, namespace=namespace)
     answer = session.send_command(command, read_timeout=30)
     name_map = _json_object(answer)
     if name_map is None and "usage: sonic-db-cli" in answer:
         as_json = False
         refused.append(f"{command}: {_first_line(answer)}")
-        command = form.command(form.name_map, as_json=False)
+        command = form.command(form.name_map, as_json=False, namespace=namespace)
         answer = session.send_command(command, read_timeout=30)
         name_map = redis_py_dict(answer)
     if not name_map:
-        # Per-namespace reads (`sonic-db-cli -n asicN`, scripts/pfcstat's -n at 691b1bb) are not made:
-        # the text form, which pfcstat prints for every namespace, is read instead.
+        # A multi-ASIC switch whose inventory gives no gpunet_switch_asics: the text form, which
+        # pfcstat prints for every namespace (scripts/pfcstat at 691b1bb), is read instead.
         refused.append(f"{command}: {_first_line(answer) if name_map is None else _EMPTY_MAP}")
         return None, "; ".join(refused), as_json
     document: dict[str, Any] = {form.name_map: name_map}
@@ -169,7 +220,7 @@ def _read_hashes(session: Any, form: RedisHashes) -> tuple[str | None, str, bool
         if not isinstance(oid, str) or not _OID.match(oid):
             refused.append(f"{command}: {name} maps to {str(oid)[:60]!r}, not an object id")
             return None, "; ".join(refused), as_json
-        command = form.command(form.prefix + oid, as_json)
+        command = form.command(form.prefix + oid, as_json, namespace)
         answer = session.send_command(command, read_timeout=30)
         stats = _json_object(answer) if as_json else redis_py_dict(answer)
         if stats is None:
@@ -222,4 +273,5 @@ __all__ = [
     "collect_switch_show",
     "phase_commands",
     "record_collection_error",
+    "sonic_namespaces",
 ]

@@ -330,22 +330,27 @@ class SwitchEcn(_SwitchCheck):
                 f"an ECN profile with green thresholds {m.ecn_min_threshold_kb * 1024}-"
                 f"{m.ecn_max_threshold_kb * 1024} bytes"
             )
-            profiles = self.read(switch, AFTER, "sonic-show-ecn")["profiles"]
+            parsed = self.read(switch, AFTER, "sonic-show-ecn")
         except InputError as error:
             yield self.error(switch.name, expected, error)
             return
         wanted = (m.ecn_min_threshold_kb * 1024, m.ecn_max_threshold_kb * 1024)
-        seen = [
-            f"{name} {p.get('ecn')} {p.get('green_min_threshold')}-{p.get('green_max_threshold')}"
-            for name, p in profiles.items()
-        ]
-        matching = [
-            name
-            for name, p in profiles.items()
-            if p.get("ecn") not in (None, "ecn_none")
-            and (p.get("green_min_threshold"), p.get("green_max_threshold")) == wanted
-        ]
-        yield self.result(switch.name, bool(matching), expected, "; ".join(seen) or "no profile")
+        # A multi-ASIC switch: each namespace's ports mark by that namespace's WRED profiles, so
+        # every namespace needs one (a profile of another ASIC marks none of its ports).
+        per_namespace = parsed.get("namespace_profiles") or {"": parsed["profiles"]}
+        seen, ok = [], True
+        for namespace, profiles in per_namespace.items():
+            where = f"{namespace}: " if namespace else ""
+            seen += [
+                f"{where}{name} {p.get('ecn')} {p.get('green_min_threshold')}-{p.get('green_max_threshold')}"
+                for name, p in profiles.items()
+            ] or [f"{where}no profile"]
+            ok = ok and any(
+                p.get("ecn") not in (None, "ecn_none")
+                and (p.get("green_min_threshold"), p.get("green_max_threshold")) == wanted
+                for p in profiles.values()
+            )
+        yield self.result(switch.name, ok, expected, "; ".join(seen))
 
     def _judge_ecn_counters(self, switch: SwitchExpectation) -> Iterator[Result]:
         """EOS and Junos print no ECN profile view we collect: the lossless queue of every lossless

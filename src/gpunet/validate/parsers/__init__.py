@@ -48,6 +48,9 @@ from gpunet.validate.parsers.queue_counters import (
 from gpunet.validate.parsers.rdma_hw_counters import parse_rdma_hw_counters
 from gpunet.validate.parsers.roce_gids import parse_roce_gids
 from gpunet.validate.parsers.sonic import (
+    NAMESPACED_TOOLS,
+    merge_namespaces,
+    namespace_sections,
     parse_show_ecn,
     parse_show_pfc_counters,
     parse_show_pfc_priority,
@@ -135,6 +138,15 @@ def parse(tool: str, text: str, subset: str | None = None) -> dict[str, Any]:
     if subset is not None and tool not in SUBSETS:
         raise ValueError(f"the {tool} parser reads no subset")  # a caller's bug, not the text's
     text = clean_text(text)
+    if tool in NAMESPACED_TOOLS and (sections := _sections(text)) is not None:
+        # A multi-ASIC switch's capture: each namespace's answer read on its own, then merged.
+        parts = []
+        for namespace, section in sections:
+            try:
+                parts.append((namespace, parse(tool, section, subset)))
+            except ParseError as error:
+                raise ParseError(f"namespace {namespace}: {error}") from None
+        return merge_namespaces(tool, parts)
     try:
         refuse_doubled_capture(text)
         return parser(text) if subset is None else parser(text, subset)  # type: ignore[call-arg]
@@ -146,3 +158,10 @@ def parse(tool: str, text: str, subset: str | None = None) -> dict[str, Any]:
 
 
 __all__ = ["PARSERS", "SUBSETS", "ParseError", "parse"]
+
+
+def _sections(text: str) -> list[tuple[str, str]] | None:
+    try:
+        return namespace_sections(text)
+    except ParseError as error:
+        raise ParseError(f"per-namespace capture: {error}") from None

@@ -568,3 +568,100 @@ class _Integers(dict):
 def _is_other_header(tokens: list[str]) -> bool:
     """The header line of a table the caller is not reading (`Port ...`, `Interface ...`)."""
     return bool(tokens) and tokens[0] in _OTHER_HEADERS
+
+
+# A multi-ASIC SONiC switch keeps each ASIC's ports, counters and QoS tables in its own namespace
+# (sonic-buildimage src/sonic-py-common/sonic_py_common/multi_asic.py at 086b03b: NUM_ASIC of the
+# platform's asic.conf, namespaces `asic0`..`asic<N-1>`; each show command takes `-n asic<k>`,
+# sonic-utilities utilities_common/multi_asic.py at 691b1bb). gpunet collects such a command once
+# per namespace and saves the answers in one capture, each after a line of its own (never SONiC
+# output): `# gpunet: namespace asic1 of 2: show ecn -n asic1`.
+NAMESPACE_LINE = "# gpunet: namespace {namespace} of {count}: {command}"
+_NAMESPACE_LINE = re.compile(r"^# gpunet: namespace (?P<namespace>asic(?P<index>\d+)) of (?P<count>\d+): .*$")
+
+
+def namespace_sections(text: str) -> list[tuple[str, str]] | None:
+    """[(namespace, its answer)] of a per-namespace capture, in order; None for a capture of one
+    namespace (no `# gpunet: namespace` line first). Errors: a namespace given twice, one missing
+    (a cut capture: every line says how many there are), or lines that disagree on the count."""
+    if not text.lstrip().startswith("# gpunet: namespace "):
+        return None
+    sections: list[tuple[str, list[str]]] = []
+    count: int | None = None
+    for number_, line in enumerate(text.splitlines(), 1):
+        if not line.startswith("# gpunet: namespace "):
+            if sections:
+                sections[-1][1].append(line)
+            continue
+        match = _NAMESPACE_LINE.match(line)
+        if match is None:
+            raise ParseError(f"line {number_}: expected '# gpunet: namespace asic<k> of <n>: <command>'")
+        if count is not None and int(match["count"]) != count:
+            raise ParseError(f"line {number_}: {match['count']} namespaces, where line 1 says {count}")
+        count = int(match["count"])
+        if int(match["index"]) != len(sections):
+            raise ParseError(
+                f"line {number_}: namespace {match['namespace']} where asic{len(sections)} was expected "
+                "(a namespace given twice or left out)"
+            )
+        sections.append((match["namespace"], []))
+    if len(sections) != count:
+        raise ParseError(
+            f"the capture ends after namespace {sections[-1][0]}, of the {count} the switch has "
+            "(a cut capture)"
+        )
+    return [(namespace, "\n".join(lines)) for namespace, lines in sections]
+
+
+def merge_namespaces(tool: str, parts: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """One result of the per-namespace results of `tool`, each port from the namespace that lists
+    it, and `namespace`: port -> that namespace. A port listed by two namespaces is an error
+    (each ASIC owns its ports). `show ecn` profiles are per namespace (ecnconfig -l prints every
+    namespace's WRED_PROFILE table, the same names in each): `namespace_profiles`: namespace ->
+    its profiles, and `profiles` by `<namespace>:<name>`."""
+    if tool == "sonic-show-ecn":
+        return {
+            "profiles": {f"{ns}:{name}": p for ns, parsed in parts for name, p in parsed["profiles"].items()},
+            "namespace_profiles": {ns: parsed["profiles"] for ns, parsed in parts},
+        }
+    owner: dict[str, str] = {}
+
+    def own(ports: Any, namespace: str) -> None:
+        for port in ports:
+            if owner.setdefault(port, namespace) != namespace:
+                raise ParseError(
+                    f"{port} is listed in namespaces {owner[port]} and {namespace} (one ASIC owns a port)"
+                )
+
+    if tool == "sonic-show-queue-counters":
+        layouts = {parsed["layout"] for _, parsed in parts}
+        if len(layouts) > 1:
+            raise ParseError(f"the namespaces print different layouts ({', '.join(sorted(layouts))})")
+        queues = []
+        for namespace, parsed in parts:
+            own(dict.fromkeys(row["port"] for row in parsed["queues"]), namespace)
+            queues.extend(parsed["queues"])
+        return {"layout": layouts.pop(), "queues": queues, "namespace": owner}
+    if tool == "sonic-show-pfc-priority":
+        interfaces: dict[str, Any] = {}
+        for namespace, parsed in parts:
+            own(parsed["interfaces"], namespace)
+            interfaces.update(parsed["interfaces"])
+        return {"interfaces": interfaces, "namespace": owner}
+    if tool == "sonic-show-pfc-counters":
+        merged: dict[str, Any] = {"rx": {}, "tx": {}}
+        for namespace, parsed in parts:
+            own(parsed["rx"], namespace)
+            for direction in ("rx", "tx"):
+                merged[direction].update(parsed[direction])
+        return merged | {"namespace": owner}
+    raise ParseError(f"{tool} is not collected per namespace")
+
+
+# The tools collected once per namespace on a multi-ASIC switch (gpunet.collect.switch_show).
+NAMESPACED_TOOLS = (
+    "sonic-show-pfc-priority",
+    "sonic-show-pfc-counters",
+    "sonic-show-queue-counters",
+    "sonic-show-ecn",
+)
