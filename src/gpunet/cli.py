@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "gpunet.render.cli",
     "gpunet.plan.cli",
     "gpunet.netdev.drift_cli",
+    "gpunet.netdev.rollout_cli",
     "gpunet.nodecheck.cli",
     "gpunet.cache_cli",
 )

@@ -1,0 +1,77 @@
+"""`gpunet rollout-plan`: the canary wave of a QoS rollout and each canary's rollback, written to a
+folder before anything is pushed (playbooks/switches.yml -e gpunet_rollout=canary runs it).
+
+Writes <out>/plan.json and <out>/previous/<fabric>/<switch>.cfg (the rollback intents, laid out as
+intended/ is, so the push reads them unchanged). Exit 0 planned, 2 usage, inventory or Git problem
+(nothing written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from gpunet.model.cli import add_inventory_arguments
+
+    parser = subparsers.add_parser(
+        "rollout-plan",
+        help="plan a canary QoS rollout: the canary leaves, the hosts behind them, each canary's rollback",
+        description="Choose the canary leaves (one per rail, or --canary), the GPU hosts behind them, "
+        "and each canary's previous intent from Git; write them to --out. Pushes nothing.",
+    )
+    add_inventory_arguments(parser)
+    parser.add_argument("--canary", default="", help="canary leaves, comma-separated (default: one per rail)")
+    parser.add_argument(
+        "--intended-dir",
+        type=Path,
+        help="default: <project>/intended/<fabric name>, found from the inventory as gpunet render does",
+    )
+    parser.add_argument(
+        "--out", type=Path, help="default: <project>/rollouts/<fabric>-<UTC time>, beside intended/"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpunet.model.check import check_inventory
+    from gpunet.netdev.rollout import RolloutError, plan_canary
+    from gpunet.project import project_root
+
+    def usage(message: str) -> int:
+        print(f"gpunet rollout-plan: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+    result = check_inventory(args.inventory, args.vault_password_file)
+    if not result.ok or result.fabric is None:
+        for problem in result.problems:
+            print(problem, file=sys.stderr)
+        return usage(f"{len(result.problems)} problem(s) in {args.inventory}; nothing planned")
+    fabric = result.fabric
+    root = project_root(args.inventory)
+    intended = args.intended_dir or root / "intended" / fabric.name
+    named = [name.strip() for name in args.canary.split(",") if name.strip()]
+    try:
+        plan = plan_canary(fabric, intended, named)
+    except RolloutError as error:
+        return usage(str(error))
+    out = args.out or root / "rollouts" / f"{fabric.name}-{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}"
+    folder = out / "previous" / fabric.name
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, previous in plan.previous.items():
+        (folder / f"{name}.cfg").write_text(previous.config)
+    document = plan.as_dict() | {
+        "fabric": fabric.name,
+        "previous_dir": str(out / "previous"),
+        "out": str(out),
+    }
+    (out / "plan.json").write_text(json.dumps(document, indent=2) + "\n")
+    json.dump(document, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return EXIT_OK

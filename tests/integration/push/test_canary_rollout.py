@@ -1,0 +1,150 @@
+"""playbooks/switches.yml -e gpunet_rollout=canary end to end: ansible-playbook -> gpunet rollout-plan
+(previous intent from a real Git history) -> push to the canary -> gpunet-validate gate -> rollback
+or the rest, against simulated switches on 127.0.0.1.
+
+The gate judges recorded artifacts (tests/fixtures/artifacts: a healthy fabric and one with a slow
+NIC, four hosts of prod) with the real gpunet-validate, because the GPU hosts and their traffic do
+not exist here; the gate's collection path (-i) is the one test_live_collection drives.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gpunet.lab.switchsim import SimulatorFleet
+from tests.conftest import REPO_ROOT
+from tests.integration.push.test_playbook import configs, lab_copy_of_prod, push, recap
+
+ARTIFACTS = REPO_ROOT / "tests" / "fixtures" / "artifacts"
+DROPPED = "    pause pfc-cos 3\n"  # the v2 policy change on the NX-OS leaves
+
+
+def block_tree(lines: list[str]) -> tuple:
+    """A CLI config as its blocks, each block's children in order-free form: NX-OS prints a class's
+    lines in its own order, the simulator in the order they were typed, and both mean the same."""
+    roots: list[tuple[str, list]] = []
+    stack: list[tuple[int, list]] = [(-1, roots)]
+    for line in lines:
+        depth = len(line) - len(line.lstrip(" "))
+        while stack[-1][0] >= depth:
+            stack.pop()
+        children: list = []
+        stack[-1][1].append((line.strip(), children))
+        stack.append((depth, children))
+
+    def freeze(nodes: list) -> tuple:
+        return tuple(sorted((text, freeze(kids)) for text, kids in nodes))
+
+    return freeze(roots)
+
+
+def canonical(states: dict) -> dict:
+    return {name: block_tree(c) if isinstance(c, list) else c for name, c in states.items()}
+
+
+def git(folder: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+        capture_output=True,
+        check=True,
+    )
+
+
+def canary(lab: dict, tmp_path: Path, gate: str, name: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return push(
+        lab,
+        "-e", "gpunet_rollout=canary",
+        "-e", "gpunet_canary=leaf01",
+        "-e", f"switches_rollout_dir={tmp_path / name}",
+        "-e", f"switches_rollout_gate_artifacts={ARTIFACTS / gate}",
+        "-e", "switches_rollout_gate_hosts=gpu01,gpu02,gpu03,gpu04",
+        *extra,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def fleet():
+    with SimulatorFleet() as running:
+        yield running
+
+
+@pytest.fixture
+def lab(fleet, tmp_path):
+    """prod on simulators, on its v1 intent (committed in Git and pushed)."""
+    lab = lab_copy_of_prod(tmp_path, fleet, reject={})
+    git(lab["intended"], "init", "-q")
+    git(lab["intended"], "add", ".")
+    git(lab["intended"], "commit", "-q", "-m", "v1")
+    first = push(lab)
+    assert first.returncode == 0, first.stdout[-3000:]
+    return lab
+
+
+def change_nxos_leaves(lab: dict) -> None:
+    for leaf in ("leaf01", "leaf02"):
+        path = lab["intended"] / "prod" / f"{leaf}.cfg"
+        path.write_text(path.read_text().replace(DROPPED, "", 1))
+    git(lab["intended"], "commit", "-q", "-am", "v2: no PFC on cos 3")
+
+
+def test_a_failed_gate_rolls_the_canary_back_and_pushes_nothing_else(fleet, lab, tmp_path):
+    v1 = configs(fleet, lab)
+    change_nxos_leaves(lab)
+    result = canary(lab, tmp_path, "bad_nic", "failed")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert "the canary gate failed (gpunet-validate exit 4" in output
+    assert "leaf01 is back on its previous intent from" in output, output[-6000:]
+    assert "exit code 4" in (tmp_path / "failed" / "gate.md").read_text()
+    assert canonical(configs(fleet, lab)) == canonical(v1), "the canary is back on v1, nothing else pushed"
+    counts = recap(result.stdout)
+    assert set(counts) == {"leaf01"}, counts  # the run stopped after the canary's play
+    assert counts["leaf01"]["changed"] == 2  # the canary push and its rollback
+
+
+def test_a_passed_gate_goes_on_to_the_other_leaves_and_the_spines(fleet, lab, tmp_path):
+    v1 = configs(fleet, lab)
+    change_nxos_leaves(lab)
+    result = canary(lab, tmp_path, "healthy", "passed")
+    assert result.returncode == 0, result.stdout[-3000:]
+    v2 = configs(fleet, lab)
+    assert {name for name in v2 if canonical(v2)[name] != canonical(v1)[name]} == {"leaf01", "leaf02"}
+    assert "exit code 0" in (tmp_path / "passed" / "gate.md").read_text()
+    counts = recap(result.stdout)
+    assert sorted(counts) == sorted(lab["sims"]), "every switch is reached after the gate"
+    assert {name: c["changed"] for name, c in counts.items() if c["changed"]} == {"leaf01": 1, "leaf02": 1}
+
+
+def test_a_canary_without_a_previous_intent_is_refused_before_any_push(fleet, lab, tmp_path):
+    # v1 is the only version Git holds: a failed gate would have nothing to roll back to.
+    v1 = configs(fleet, lab)
+    leaf01 = lab["intended"] / "prod" / "leaf01.cfg"
+    leaf01.write_text(leaf01.read_text().replace(DROPPED, "", 1))  # not committed: HEAD is v1
+    assert canary(lab, tmp_path, "healthy", "control").returncode == 0  # HEAD's v1 is the rollback
+    git(lab["intended"], "commit", "-q", "-am", "v2")
+    git(lab["intended"], "checkout", "-q", "--orphan", "fresh")  # a history that holds only v2
+    git(lab["intended"], "commit", "-q", "-m", "v2, first commit")
+    refused = canary(lab, tmp_path, "healthy", "refused")
+    assert refused.returncode != 0
+    assert "Git holds no earlier version" in refused.stdout + refused.stderr
+    assert configs(fleet, lab)["leaf02"] == v1["leaf02"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "why"),
+    [
+        (("-e", "gpunet_rollout=everything"), "gpunet_rollout is all (the default) or canary"),
+        (("-e", "gpunet_rollout=canary", "--limit", "leaf01"), "drop --limit"),
+        (("-e", "gpunet_rollout=canary", "-e", "gpunet_canary=spine01"), "spine01, not a leaf"),
+    ],
+)
+def test_a_rollout_asked_wrongly_is_refused_before_any_push(fleet, lab, tmp_path, extra, why):
+    v1 = configs(fleet, lab)
+    change_nxos_leaves(lab)
+    result = push(lab, "-e", f"switches_rollout_dir={tmp_path / 'x'}", *extra)
+    assert result.returncode != 0
+    assert why in result.stdout + result.stderr
+    assert configs(fleet, lab) == v1
