@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gpunet.validate.checks.switch import AFTER, _eos_by_long_name, _priorities
+from gpunet.validate.checks.switch import AFTER, eos_by_long_name, parse_priorities
 
 # The captures read per OS, all of the `after` phase as switch_pfc reads them.
 PFC_TOOLS: dict[str, tuple[str, ...]] = {
@@ -49,13 +49,13 @@ def running_ports(platform: str, read: Reader) -> Callable[[str], PortQos]:
         return lambda port: _nxos(rows.get(port))
     if platform == "eos":
         status = read("eos-show-pfc")
-        rows = _eos_by_long_name(status)
+        rows = eos_by_long_name(status)
         return lambda port: _eos(rows.get(port), status["global_enabled"])
     if platform == "cumulus":
         settings = read("cumulus-nv-show-qos-roce")["settings"]
         # Cumulus prints PFC and trust switch-wide: every port has them.
         found = PortQos(
-            tuple(_priorities(settings.get("pfc.pfc-priority"))), trust=settings.get("trust.trust-mode")
+            tuple(parse_priorities(settings.get("pfc.pfc-priority"))), trust=settings.get("trust.trust-mode")
         )
         return lambda port: found
     if platform == "junos":

@@ -154,7 +154,7 @@ class NicQos(Check):
 
 
 # How the verify side names the fix of a NIC that is not as roce_host sets it.
-_RERUN = "rerun roce_host (playbooks/roce_hosts.yml --limit {host})"
+RERUN = "rerun roce_host (playbooks/roce_hosts.yml --limit {host})"
 _MLX5_MAX_CABLE_LENGTH_M = 999  # roce_qos: mlx5 keeps 1-999 m and drops a longer one without an error
 
 
@@ -252,7 +252,7 @@ class NicPrioTc(_RoceHostNicCheck):
             return self.result(target, True, expected, actual)
         message = (
             f"{host.name}:{nic.netdev} priority -> traffic class map differs:"
-            f" {_RERUN.format(host=host.name)}, or set roce_host_prio_tc ([] leaves the map alone)"
+            f" {RERUN.format(host=host.name)}, or set roce_host_prio_tc ([] leaves the map alone)"
         )
         return self.result(target, False, expected, actual, message)
 
@@ -296,7 +296,7 @@ class NicEts(_RoceHostNicCheck):
         if all(live.get(tc) == wanted[tc] for tc in classes):
             return self.result(target, True, expected, actual)
         message = (
-            f"{host.name}:{nic.netdev} ETS differs: {_RERUN.format(host=host.name)}, or set roce_host_tc_tsa"
+            f"{host.name}:{nic.netdev} ETS differs: {RERUN.format(host=host.name)}, or set roce_host_tc_tsa"
             " and roce_host_tc_bw (from gpunet_fabric.qos.queues by default; [] and [] leave ETS alone)"
         )
         return self.result(target, False, expected, actual, message)
@@ -344,7 +344,7 @@ class NicCableLength(_RoceHostNicCheck):
         if live == length:
             return self.result(target, True, expected, actual)
         message = (
-            f"{host.name}:{nic.netdev} cable length differs: {_RERUN.format(host=host.name)}; the length is"
+            f"{host.name}:{nic.netdev} cable length differs: {RERUN.format(host=host.name)}; the length is"
             f" the leaf port's ({nic.switch}:{nic.switch_port}) gpunet_ports[].cable_length_m, else"
             " gpunet_fabric.qos.pfc.cable_length_m, or roce_host_cable_length_m"
             " (roce_host_set_cable_length: false leaves it alone)"

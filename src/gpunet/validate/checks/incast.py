@@ -25,7 +25,7 @@ from typing import Any
 from gpunet.validate.artifacts import InputError
 from gpunet.validate.capture_file import read_bytes
 from gpunet.validate.checks.base import Check
-from gpunet.validate.checks.switch import _drops, _eos_by_long_name, per_queue
+from gpunet.validate.checks.switch import eos_by_long_name, per_queue, sonic_queue_drops
 from gpunet.validate.incast import (
     AFTER,
     BEFORE,
@@ -46,11 +46,11 @@ _NO_ECN_COUNTER = {
     "nxos": "no collected NX-OS command with per-queue ECN-marked counts",
     "cumulus": "no collected NVUE command with per-queue ECN-marked counts",
 }
-_NO_PAUSE_COUNTER = {
+NO_PAUSE_COUNTER = {
     "nxos": "NX-OS `show interface priority-flow-control` counts pause frames per port, not per priority",
     "cumulus": "`nv show interface <swp> counters qos pfc-stats` is not collected per port",
 }
-_NO_DROP_COUNTER = {
+NO_DROP_COUNTER = {
     "nxos": "no collected NX-OS command with per-queue drop counts",
     "cumulus": "no collected NVUE command with per-queue drop counts",
 }
@@ -195,7 +195,7 @@ class IncastEcnMarks(_IncastCheck):
             yield problem
             return
         platform = self.platform(port)
-        if platform in _ECN_TOOLS:
+        if platform in ECN_TOOLS:
             try:
                 marks_before, marks_after = self.readings(port)
             except InputError as error:
@@ -226,14 +226,14 @@ class IncastEcnMarks(_IncastCheck):
 
     def readings(self, port: PathPort) -> tuple[int | None, int | None]:
         """ECN-marked packets of the lossless queue before and after (None: not listed); the port's
-        OS must be one of _ECN_TOOLS."""
+        OS must be one of ECN_TOOLS."""
         platform, key = self.platform(port) or "", (port.port, self.manifest.lossless_priority)
-        before, after = (_ecn_marks(platform, p) for p in self.switch_phases(port, _ECN_TOOLS[platform]))
+        before, after = (_ecn_marks(platform, p) for p in self.switch_phases(port, ECN_TOOLS[platform]))
         return before.get(key), after.get(key)
 
 
 # The command whose per-queue ECN-marked count proves the receiver's leaf port marked.
-_ECN_TOOLS = {
+ECN_TOOLS = {
     "eos": "eos-show-qos-ecn-counters-queue",
     "junos": "junos-show-interfaces-queue",
     "sonic": "sonic-show-queue-wredcounters",
@@ -295,8 +295,8 @@ class IncastPfcPriority(_IncastCheck):
         expected = f"PFC pause frames (rx + tx) +0 on every priority but {prio} during the incast"
         for port in rail.path:
             platform = self.platform(port)
-            if platform in _NO_PAUSE_COUNTER or platform is None:
-                why = self.no_counter_reason(port, _NO_PAUSE_COUNTER)
+            if platform in NO_PAUSE_COUNTER or platform is None:
+                why = self.no_counter_reason(port, NO_PAUSE_COUNTER)
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
@@ -319,7 +319,7 @@ class IncastPfcPriority(_IncastCheck):
 
     def readings(self, port: PathPort) -> tuple[dict[int, int] | None, dict[int, int] | None]:
         """priority -> rx + tx pause frames of the port, before and after (None: port not listed);
-        the port's OS must have a pause counter (not in _NO_PAUSE_COUNTER)."""
+        the port's OS must have a pause counter (not in NO_PAUSE_COUNTER)."""
         platform = self.platform(port) or ""
         before, after = (self._pauses(platform, parsed, port.port) for parsed in self._read(platform, port))
         return before, after
@@ -341,7 +341,7 @@ class IncastPfcPriority(_IncastCheck):
                 return None
             return {p: (rx[p] or 0) + (tx[p] or 0) for p in range(8)}
         if platform == "eos":
-            priorities = _eos_by_long_name(parsed).get(port)
+            priorities = eos_by_long_name(parsed).get(port)
         else:
             priorities = parsed["interfaces"].get(port, {}).get("priorities")
         if priorities is None:
@@ -366,8 +366,8 @@ class IncastLosslessDrops(_IncastCheck):
         expected = f"dropped packets +0 on queue {queue} during the incast"
         for port in rail.path:
             platform = self.platform(port)
-            if platform in _NO_DROP_COUNTER or platform is None:
-                why = self.no_counter_reason(port, _NO_DROP_COUNTER)
+            if platform in NO_DROP_COUNTER or platform is None:
+                why = self.no_counter_reason(port, NO_DROP_COUNTER)
                 yield self.skipped(port.target, expected, why)
                 continue
             try:
@@ -394,14 +394,17 @@ class IncastLosslessDrops(_IncastCheck):
 
     def readings(self, port: PathPort) -> tuple[int | None, int | None]:
         """Dropped packets of the lossless queue before and after (None: not listed); the port's OS
-        must have a drop counter (not in _NO_DROP_COUNTER)."""
+        must have a drop counter (not in NO_DROP_COUNTER)."""
         return self._drops(self.platform(port) or "", port, self.manifest.lossless_priority)
 
     def _drops(self, platform: str, port: PathPort, queue: int) -> tuple[int | None, int | None]:
         if platform == "sonic":
             name = f"UC{queue}"
             before, after = self.switch_phases(port, "sonic-show-queue-counters", name)
-            return _drops(before, name).get(port.port), _drops(after, name).get(port.port)
+            return (
+                sonic_queue_drops(before, name).get(port.port),
+                sonic_queue_drops(after, name).get(port.port),
+            )
         tool = "eos-show-interfaces-counters-queue" if platform == "eos" else "junos-show-interfaces-queue"
         values = []
         for parsed in self.switch_phases(port, tool):
@@ -447,7 +450,7 @@ class IncastPfcWatchdog(_IncastCheck):
         """(storms detected so far, the watchdog's status or "") of the queue, before and after.
         Both OSes list a queue only once it counted something, so absent means 0 (checks/switch.py)."""
         if platform == "eos":
-            sides = [_eos_by_long_name(p) for p in self.switch_phases(port, "eos-show-pfc-watchdog-json")]
+            sides = [eos_by_long_name(p) for p in self.switch_phases(port, "eos-show-pfc-watchdog-json")]
             return [(side.get(port.port, {}).get(queue, {}).get("stuck", 0), "") for side in sides]
         found = []
         for parsed in self.switch_phases(port, "sonic-show-pfcwd-stats"):

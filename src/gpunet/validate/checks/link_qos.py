@@ -22,7 +22,7 @@ from typing import Any
 
 from gpunet.validate.artifacts import InputError
 from gpunet.validate.checks.base import HOSTS, RDMA_NICS, Check, read_host
-from gpunet.validate.checks.host import _RERUN
+from gpunet.validate.checks.host import RERUN
 from gpunet.validate.manifest import HostExpectation, NicExpectation, SwitchExpectation
 from gpunet.validate.results import Result, Status
 from gpunet.validate.switch_port_qos import PHASE, PortQos, running_ports
@@ -88,7 +88,7 @@ class LinkQos(Check):
         live_ets = _lossless_class_live(qos, m.lossless_priority)
         wrong: list[str] = []
         fixes: list[str] = []
-        host_fix, push_fix = _RERUN.format(host=host.name), _PUSH.format(switch=nic.switch)
+        host_fix, push_fix = RERUN.format(host=host.name), _PUSH.format(switch=nic.switch)
         if not lossless and host_pfc:
             wrong.append(f"plan: {far} is lossy while {near} runs PFC on {_prios(host_pfc)}")
             fixes.append(_PLAN.format(switch=nic.switch, port=nic.switch_port))

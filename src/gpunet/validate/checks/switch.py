@@ -108,7 +108,7 @@ class SwitchPfc(_SwitchCheck):
         try:
             if switch.platform == "cumulus":
                 settings = self.read(switch, AFTER, "cumulus-nv-show-qos-roce")["settings"]
-                configured = _priorities(settings.get("pfc.pfc-priority"))
+                configured = parse_priorities(settings.get("pfc.pfc-priority"))
                 actual = f"pfc-priority {settings.get('pfc.pfc-priority')}"
                 yield self.result(switch.name, prio in configured, expected, actual)
                 return
@@ -165,14 +165,14 @@ class SwitchPfc(_SwitchCheck):
         )
         try:
             status = self.read(switch, AFTER, "eos-show-pfc")
-            stuck_before = _eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-watchdog-json"))
-            stuck_after = _eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-watchdog-json"))
-            pauses_before = _eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-counters-detail-json"))
-            pauses_after = _eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-counters-detail-json"))
+            stuck_before = eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-watchdog-json"))
+            stuck_after = eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-watchdog-json"))
+            pauses_before = eos_by_long_name(self.read(switch, BEFORE, "eos-show-pfc-counters-detail-json"))
+            pauses_after = eos_by_long_name(self.read(switch, AFTER, "eos-show-pfc-counters-detail-json"))
         except InputError as error:
             yield self.error(switch.name, expected, error)
             return
-        ports = _eos_by_long_name(status)
+        ports = eos_by_long_name(status)
         for port in switch.lossless_ports:
             target = f"{switch.name}:{port}"
             self._measure_pauses(target, pauses_after.get(port, {}).get(prio, {}))
@@ -279,7 +279,7 @@ def _junos_pfc_state(cos: dict[str, Any] | None, profiles: dict[str, Any], prio:
     return True, f"profile {name} PFC on {sorted(p for p, on in profile['priorities'].items() if on)}"
 
 
-def _eos_by_long_name(parsed: dict[str, Any]) -> dict[str, Any]:
+def eos_by_long_name(parsed: dict[str, Any]) -> dict[str, Any]:
     return {_eos_long_name(port): value for port, value in parsed["interfaces"].items()}
 
 
@@ -297,7 +297,7 @@ def _counter(watchdog: dict[str, Any], port: str, queue: int, key: str) -> int:
     return watchdog.get(port, {}).get(queue, {}).get(key, 0)
 
 
-def _priorities(text: str | None) -> list[int]:
+def parse_priorities(text: str | None) -> list[int]:
     return [int(p) for p in (text or "").split(",") if p.strip().isdigit()]
 
 
@@ -322,7 +322,7 @@ class SwitchEcn(_SwitchCheck):
                 expected = f"ECN mode, enabled on TC {m.lossless_priority}"
                 settings = self.read(switch, AFTER, "cumulus-nv-show-qos-roce")["settings"]
                 mode = settings.get("congestion-control.congestion-mode")
-                tcs = _priorities(settings.get("congestion-control.enabled-tc"))
+                tcs = parse_priorities(settings.get("congestion-control.enabled-tc"))
                 actual = f"{mode} mode, enabled on TC {','.join(map(str, tcs)) or 'none'}"
                 yield self.result(switch.name, mode == "ECN" and m.lossless_priority in tcs, expected, actual)
                 return
@@ -393,8 +393,8 @@ class LosslessQueueDrops(_SwitchCheck):
         expected = f"0 drops on {queue} between before and after"
         try:
             # Only the lossless queue's rows: 128 of a 128-port switch's 1,024.
-            before = _drops(self.read(switch, BEFORE, "sonic-show-queue-counters", queue), queue)
-            after = _drops(self.read(switch, AFTER, "sonic-show-queue-counters", queue), queue)
+            before = sonic_queue_drops(self.read(switch, BEFORE, "sonic-show-queue-counters", queue), queue)
+            after = sonic_queue_drops(self.read(switch, AFTER, "sonic-show-queue-counters", queue), queue)
         except InputError as error:
             yield self.error(switch.name, expected, error)
             return
@@ -465,7 +465,7 @@ def _eos_long_name(port: str) -> str:
     return "Ethernet" + port[2:] if port.startswith("Et") and not port.startswith("Ethernet") else port
 
 
-def _drops(parsed: dict[str, Any], queue: str) -> dict[str, int | None]:
+def sonic_queue_drops(parsed: dict[str, Any], queue: str) -> dict[str, int | None]:
     """port -> dropped packets of `queue` (None where SONiC prints N/A)."""
     return {row["port"]: row["drop_pkts"] for row in parsed["queues"] if row["queue"] == queue}
 

@@ -16,10 +16,10 @@ from typing import Any
 
 from gpunet.validate.artifacts import Artifacts, InputError
 from gpunet.validate.checks.incast import (
-    _ECN_TOOLS,
-    _NO_DROP_COUNTER,
-    _NO_PAUSE_COUNTER,
+    ECN_TOOLS,
     INCAST_CHECKS,
+    NO_DROP_COUNTER,
+    NO_PAUSE_COUNTER,
     IncastBandwidth,
     IncastCnp,
     IncastEcnMarks,
@@ -231,7 +231,7 @@ def _port_view(port: PathPort, readers: _Readers, by_target: dict[tuple[str, str
     prio = readers.prio
     platform = readers.ecn.platform(port)
     readings = []
-    ecn = _read(lambda: readers.ecn.readings(port)) if platform in _ECN_TOOLS else None
+    ecn = _read(lambda: readers.ecn.readings(port)) if platform in ECN_TOOLS else None
     # Every port's marks are shown; only the receiver's edge is judged on them (the others: no verdict).
     readings.append(
         Reading(
@@ -241,7 +241,7 @@ def _port_view(port: PathPort, readers: _Readers, by_target: dict[tuple[str, str
         )
     )
     pauses = None
-    if platform is not None and platform not in _NO_PAUSE_COUNTER:
+    if platform is not None and platform not in NO_PAUSE_COUNTER:
         pauses = _read(lambda: readers.pauses.readings(port))
     before, after = pauses or (None, None)
     pause_status = _status(by_target, IncastPfcPriority.name, port.target)
@@ -261,7 +261,7 @@ def _port_view(port: PathPort, readers: _Readers, by_target: dict[tuple[str, str
         )
     )
     drops = None
-    if platform is not None and platform not in _NO_DROP_COUNTER:
+    if platform is not None and platform not in NO_DROP_COUNTER:
         drops = _read(lambda: readers.drops.readings(port))
     readings.append(
         Reading(
