@@ -386,7 +386,7 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
         model=own["gpunet_switch_model"],
         buffer=SwitchBuffer(**own.get("gpunet_switch_buffer", {})),
         os_version=str(own.get("gpunet_os_version", "")),
-        asics=int(own.get("gpunet_switch_asics", 1)),
+        asics=int(own.get("gpunet_switch_asics", 0)),
     )
 
 

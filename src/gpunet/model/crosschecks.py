@@ -700,6 +700,24 @@ def switch_os_versions(fabric: Fabric, broken: set[str]) -> list[Problem]:
     return problems
 
 
+def switch_asics(fabric: Fabric, broken: set[str]) -> list[Problem]:
+    """gpunet_switch_asics only on SONiC: only SONiC switches are read once per ASIC namespace
+    (`-n asic<k>`, gpunet.collect.switch_show.sonic_namespaces); on another platform the key
+    would be ignored and the switch read as one ASIC."""
+    return [
+        Problem(
+            f"{switch.name}.gpunet_switch_asics",
+            f"is for multi-ASIC SONiC switches only: a {switch.platform} switch is read as one ASIC, "
+            "so the key would be ignored; remove it, or set gpunet_platform to sonic if the switch "
+            "runs SONiC",
+            switch.asics,
+            f"no gpunet_switch_asics on a {switch.platform} switch",
+        )
+        for switch in fabric.switches.values()
+        if switch.asics and switch.platform in PLATFORMS and switch.platform != "sonic"
+    ]
+
+
 def nccl_bootstrap_reachable(fabric: Fabric, broken: set[str]) -> list[Problem]:
     """NCCL bootstraps over TCP on NCCL_SOCKET_IFNAME, by default the interface holding ansible_host.
 
@@ -769,6 +787,7 @@ RULES: tuple[Callable[[Fabric, set[str]], list[Problem]], ...] = (
     switch_port_lanes,
     nic_lanes,
     switch_os_versions,
+    switch_asics,
     nccl_bootstrap_reachable,
 )
 

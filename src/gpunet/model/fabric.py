@@ -115,8 +115,9 @@ class Switch:
     # gpunet_os_version: the release the switch runs ("" when not given: statements are not version-checked)
     os_version: str = ""
     # gpunet_switch_asics: the ASICs of a multi-ASIC SONiC switch (NUM_ASIC of its platform's
-    # asic.conf); each has its own namespace asic0..asic<N-1>, whose state the verify stage reads
-    asics: int = 1
+    # asic.conf); each has its own namespace asic0..asic<N-1>, whose state the verify stage reads.
+    # 0 when not given (one ASIC), so that the key given on another platform can be refused
+    asics: int = 0
 
     def port(self, name: str) -> SwitchPort | None:
         return self._ports_by_name.get(name)

@@ -18,6 +18,7 @@ WHOLE_LINE_CASES = (
     "nic_rail_differs_on_leaf",
     "nic_ip_without_prefix",
     "fabric_null",
+    "switch_asics_not_sonic",
     # issue 34's name rule: tests/fixtures/inventories/generate.py NAME_RULE_CASES
     "host_name_path_escape",
     "host_name_absolute_path",

@@ -216,6 +216,18 @@ RULES: list[tuple[str, Mutation, Mutation, str]] = [
         "leaf02.ansible_host",
     ),
     (
+        "gpunet_switch_asics on SONiC only",
+        lambda inv: inv["host_vars"]["spine01"].update(gpunet_switch_asics=2),
+        lambda inv: inv["host_vars"]["leaf01"].update(gpunet_switch_asics=2),
+        "leaf01.gpunet_switch_asics",
+    ),
+    (
+        "gpunet_switch_asics on SONiC only, even one ASIC",
+        lambda inv: inv["host_vars"]["spine01"].update(gpunet_switch_asics=1),
+        lambda inv: inv["host_vars"]["leaf02"].update(gpunet_switch_asics=1),
+        "leaf02.gpunet_switch_asics",
+    ),
+    (
         "platform known",
         lambda inv: inv["host_vars"]["leaf02"].update(gpunet_platform="cumulus"),
         lambda inv: inv["host_vars"]["leaf02"].update(gpunet_platform="onyx"),
