@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import warnings
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
-
-import asyncssh
 
 from gpunet.lab.switchsim.personalities import PERSONALITIES
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.state import SwitchState
 from gpunet.lab.switchsim.switch import DropSession, SimOptions, SimulatedSwitch
+
+# cryptography 51 deprecates DSA, and asyncssh names its DSA key types when imported: a warning on
+# every simulator start that concerns no key the simulator offers (Ed25519 host keys only).
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="DSA is deprecated", module="asyncssh")
+    import asyncssh
 
 LISTEN_ADDRESS = "127.0.0.1"  # the simulator never listens anywhere else
 
