@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from gpunet.collect.lldp import lldp_commands
+from gpunet.collect.switch_commands import SWITCH_COMMANDS
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import Connection, connector
 from gpunet.validate import incast
-from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers.sonic import NAMESPACE_LINE, NAMESPACED_TOOLS, redis_py_dict
 
 

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from gpunet.collect.lldp import LLDP_COMMANDS
+from gpunet.collect.switch_commands import SWITCH_COMMANDS
 from gpunet.collect.switch_show import FORMS_FILE, collect_switch_show
 from gpunet.lab.switchsim import SimOptions, SimulatorFleet
 from gpunet.model.fabric import Switch
 from gpunet.netdev.errors import LoginError
 from gpunet.netdev.push import Connection
-from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.parsers import parse
 
 # (platform, a port of the simulator, the parsed path to the port's lossless-priority PFC counters)

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from gpunet.collect import switch_show as switch_collect
+from gpunet.collect.switch_commands import SWITCH_COMMANDS
 from gpunet.lab.switchsim.personalities.sonic import SonicPersonality
 from gpunet.lab.switchsim.state import SwitchState
 from gpunet.model.fabric import Switch
 from gpunet.netdev.push import Connection
-from gpunet.validate.checks.switch import SWITCH_COMMANDS
 from gpunet.validate.judge import judge
 from gpunet.validate.parsers import ParseError, parse
 from gpunet.validate.results import Status
