@@ -295,6 +295,10 @@ def _settle_lost_confirm(strategy: CommitStrategy, check: ReadBack, name: str, l
             strategy.confirm()
             if check.holds() is Holds.INTENT:
                 return [f"{lost} while confirming; confirmed again over a new session"]
+    else:
+        settled = _ask_if_pending(strategy, check, name, lost)
+        if settled is not None:
+            return settled
     holds = check.after_timer()
     if holds is Holds.INTENT:
         return [f"{lost} while confirming; it had landed (read back after the timer)"]
@@ -304,6 +308,34 @@ def _settle_lost_confirm(strategy: CommitStrategy, check: ReadBack, name: str, l
     raise PushError(
         name, f"{lost} while confirming; after the timer the read-back found {holds.value}", UNKNOWN
     )
+
+
+def _ask_if_pending(strategy: CommitStrategy, check: ReadBack, name: str, lost: str) -> list[str] | None:
+    """Settle a lost confirm from the switch, before its timer: where the OS still lists the commit
+    as pending, confirm it again (a confirm that had landed leaves nothing pending, so a second one
+    is sent only while the first has not); once none is pending, the running config says whether
+    it was confirmed or taken back. None where the OS's answer cannot be read or does not settle
+    it: the caller waits out the timer, as before."""
+    pending = strategy.confirm_pending()
+    if pending is None:
+        return None
+    note = "no commit timer pending"
+    if pending:
+        with contextlib.suppress(PushError, SessionLost):
+            strategy.confirm()
+        if strategy.confirm_pending() is not False:
+            return None
+        note = "it was still pending: confirmed again over a new session"
+    holds = check.holds()
+    if holds is Holds.INTENT:
+        return [f"{lost} while confirming; {note}, the intent is live (read back)"]
+    if holds is Holds.PREVIOUS:
+        message = (
+            f"{lost} while confirming; {note} and the previous config is back: the timer took the "
+            "commit back (read back)"
+        )
+        raise PushError(name, message, "rolled back")
+    return None
 
 
 def _save(strategy: CommitStrategy, name: str) -> list[str]:

@@ -7,6 +7,7 @@ report says, and nothing of the push may be left on it."""
 from __future__ import annotations
 
 import re
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -166,3 +167,66 @@ def test_output_cut_half_way_is_never_taken_as_the_running_config(fleet, start, 
     assert "mid_output" in fleet.call(lambda: target.sim.state.history[-1])
     assert running(fleet, target) == before
     assert not list(backups.rglob("*.cfg"))  # nothing was read as the running config
+
+
+# The confirm's reply lost under a commit timer far longer than the push needs: the push asks the
+# switch over a new session whether its commit still waits for a confirm, instead of waiting the
+# timer out. Only where that answer cannot be read does it wait (the last row: its timer is short).
+LONG_S = 40
+# (platform, fault, commit timer, the state the push must report, how it settled (its message),
+# returns within (min_s, max_s))
+LOST_CONFIRM = [
+    # The confirm landed, its reply lost: no timer pending, the intent live.
+    ("eos", {"drop_at": CONFIRM["eos"]}, LONG_S, SAVED, "no commit timer pending", (0, LONG_S / 4)),
+    # The link goes as the confirm starts; it is still being carried out when the push asks: the
+    # session is listed pending, the push confirms it again; the late first confirm finds none.
+    (
+        "eos",
+        {"slow_at": CONFIRM["eos"], "slow_s": 6.0, "cut_while_slow": True},
+        LONG_S,
+        SAVED,
+        "still pending: confirmed again",
+        (0, LONG_S / 4),
+    ),
+    # The session list cannot be read (refused): as before, the push waits out the timer.
+    (
+        "eos",
+        {"drop_at": CONFIRM["eos"], "refuse": r"^show configuration sessions"},
+        CONFIRM_S,
+        SAVED,
+        "read back after the timer",
+        (CONFIRM_S, 30),
+    ),
+]
+
+
+@pytest.mark.parametrize(("platform", "fault", "timer_s", "expected", "how", "within"), LOST_CONFIRM, ids=_id)
+def test_a_lost_confirm_is_settled_from_the_switch_before_its_timer(
+    fleet, start, backups, platform, fault, timer_s, expected, how, within
+):
+    target = start(platform, **fault)
+    saved = startup(fleet, target)
+    options = PushOptions(confirm_timeout_s=timer_s, command_timeout_s=1.5)
+    began = time.monotonic()
+    try:
+        result = push_switch(
+            target.switch,
+            target.intended,
+            connection(),
+            check_mode=False,
+            backup_root=backups,
+            options=options,
+        )
+        state, message = SAVED, result.message
+    except PushError as error:
+        state, message = error.config_state, str(error)
+    took = time.monotonic() - began
+    assert re.fullmatch(expected, state), message
+    assert how in message, message
+    assert within[0] <= took <= within[1], f"returned after {took:.1f} s, commit timer {timer_s} s"
+    wait_for(lambda: not fleet.call(lambda: list(target.sim.in_flight)), fault.get("slow_s", 0) + 5)
+    assert not fleet.call(lambda: target.sim.state.pending_confirm)  # confirmed: no timer runs
+    assert missing_from(running(fleet, target), target.intended, platform) == []
+    assert missing_from(startup(fleet, target), target.intended, platform) == []
+    assert startup(fleet, target) != saved
+    assert leftovers(fleet, target) == {}

@@ -70,6 +70,12 @@ class CommitStrategy(ABC):
         command for that (EOS). False where it has none: its own timer takes the commit back."""
         return False
 
+    def confirm_pending(self) -> bool | None:
+        """Over a new session: whether the OS lists this push's commit as still waiting for its
+        confirm (True) or not (False: confirmed, or taken back); None where the OS is not asked
+        (no such command here) or its answer cannot be read."""
+        return None
+
     def discard_checkpoint(self) -> None:  # noqa: B027 - most OSes keep no checkpoint
         """Remove this push's checkpoint, where the OS keeps one (NX-OS, SONiC); else nothing."""
 

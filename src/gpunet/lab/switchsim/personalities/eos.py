@@ -5,6 +5,7 @@ LAB EQUIPMENT, modelled on the EOS CLI as documented by Arista.
 
 from __future__ import annotations
 
+import json
 import re
 
 from gpunet.lab.switchsim.configtree import ConfigEditor, ConfigTree
@@ -82,6 +83,8 @@ class EosPersonality(EditorPersonality):
             self.session = match[1]
             self.editor = ConfigEditor(self.switch.grammar, tree)
             return ""
+        if command == "show configuration sessions detail | json":
+            return self.page(self.sessions_json())
         if command == "show running-config":
             return self.page(
                 "! Command: show running-config\n! device: "
@@ -166,6 +169,22 @@ class EosPersonality(EditorPersonality):
             self.editor, self.session = None, None
             return ""
         return None
+
+    def sessions_json(self) -> str:
+        """`show configuration sessions detail | json`: each session under "sessions" by its name,
+        with its "state": "pendingCommitTimer" for the one whose `commit timer` runs, "pending" for
+        one not committed (napalm-automation/napalm napalm/eos/eos.py: _get_pending_commits() looks
+        for "pendingCommitTimer" in a session's state in this command's JSON, _lock() for
+        "pending"; EOS's own `| json` scripts read `show configuration sessions | json` the same
+        way). A committed or confirmed session is not listed here (EOS keeps a few "completed"
+        ones; not modelled). The timer session's "commitBy" (seconds of uptime, per NAPALM) is
+        left out: the simulator keeps no uptime."""
+        switch = self.switch
+        timer = switch.__dict__.get("eos_timer_session") if switch.state.pending_confirm else None
+        sessions = {
+            name: {"state": "pendingCommitTimer" if name == timer else "pending"} for name in self.sessions
+        }
+        return json.dumps({"sessions": sessions}, indent=2)
 
     def abort_session(self, name: str) -> str:
         """`configure session <name> abort` from exec mode. A session whose `commit timer` still
