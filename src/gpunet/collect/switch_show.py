@@ -64,7 +64,10 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
 # The incast stage's phases (gpunet.validate.incast BEFORE/AFTER) and what they read besides
 # SWITCH_COMMANDS: SONiC's per-queue ECN-marked counts and PFC watchdog storms, which only the
 # incast checks judge (sonic-utilities at 691b1bb: scripts/wredstat behind `show queue
-# wredcounters`, pfcwd/main.py `show pfcwd stats`).
+# wredcounters`, pfcwd/main.py `show pfcwd stats`). Sent without -n also to a multi-ASIC switch:
+# there wredstat prints each namespace's per-port tables in turn (run_on_multi_asic, DISPLAY_ALL)
+# and pfcwd one table of every front namespace's rows, each port once, so the parsers read them
+# as on one ASIC (tests/unit/validate/test_incast_checks.py, the multi-ASIC cases).
 INCAST_PHASES = (incast.BEFORE, incast.AFTER)
 INCAST_COMMANDS: dict[str, dict[str, str]] = {
     "sonic": {

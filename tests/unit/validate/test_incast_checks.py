@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from gpunet.collect.switch_show import phase_commands
 from gpunet.lab.switchsim.personalities.queue_counters import (
     eos_counters_queue_json,
     eos_ecn_counters_queue_json,
@@ -36,6 +37,7 @@ from gpunet.validate.checks.incast import INCAST_CHECKS
 from gpunet.validate.incast import AFTER, BEFORE, PLAN_FILE, RailIncast, incast_plan, plan_document
 from gpunet.validate.judge import judge
 from gpunet.validate.manifest import Manifest, build_manifest
+from gpunet.validate.parsers.sonic import NAMESPACED_TOOLS
 from gpunet.validate.results import Result, Status
 from tests.conftest import REPO_ROOT
 from tests.unit.validate.test_sonic_pfcwd_parser import pfcwd_stats
@@ -111,7 +113,11 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text)
 
 
-def _artifacts(folder: Path, manifest: Manifest, plan: list[RailIncast], fault: Incast) -> Path:
+def _artifacts(
+    folder: Path, manifest: Manifest, plan: list[RailIncast], fault: Incast, sonic_asics: int = 1
+) -> Path:
+    """The stage's artifacts; `sonic_asics` > 1: each SONiC switch's incast captures as a switch
+    of that many ASICs prints them without -n (_printed_without_n)."""
     good = Incast()
     manifest.write(folder)
     _write(folder / PLAN_FILE, json.dumps(plan_document(plan)))
@@ -170,7 +176,12 @@ def _artifacts(folder: Path, manifest: Manifest, plan: list[RailIncast], fault: 
     for switch in manifest.switches.values():
         for phase in (BEFORE, AFTER):
             for tool, text in _switch_captures(
-                switch.platform, switch.name, switch.lossless_ports, switch_moves.get(switch.name, {}), phase
+                switch.platform,
+                switch.name,
+                switch.lossless_ports,
+                switch_moves.get(switch.name, {}),
+                phase,
+                sonic_asics,
             ):
                 _write(folder / "switches" / switch.name / phase / f"{tool}.txt", text)
     return folder
@@ -181,7 +192,12 @@ def _nic_port(manifest: Manifest, sender) -> str:
 
 
 def _switch_captures(
-    platform: str, name: str, ports: list[str], moves: dict[str, dict[str, list[int]]], phase: str
+    platform: str,
+    name: str,
+    ports: list[str],
+    moves: dict[str, dict[str, list[int]]],
+    phase: str,
+    asics: int = 1,
 ) -> list[tuple[str, str]]:
     state = SwitchState(platform, name, config=[], ports=list(ports))
     for port in ports:
@@ -216,13 +232,49 @@ def _switch_captures(
             port: [(f"UC{q}", "0", "0", str(m[q]), str(m[q] * 1078)) for q in range(8)]
             for port, m in marks.items()
         }
+        watchdog = _watchdog_rows(state, ports)
+        if asics > 1:
+            wred_text, pfcwd_text = _printed_without_n(wred, watchdog, asics, phase)
+        else:
+            wred_text, pfcwd_text = wredstat(wred), pfcwd_stats(watchdog)
         return [
-            ("sonic-show-queue-wredcounters", wredstat(wred)),
-            ("sonic-show-pfcwd-stats", pfcwd_stats(_watchdog_rows(state, ports))),
+            ("sonic-show-queue-wredcounters", wred_text),
+            ("sonic-show-pfcwd-stats", pfcwd_text),
             ("sonic-show-pfc-counters", sonic_pfc_counters(state) + "\n"),
             ("sonic-show-queue-counters", sonic_queue_counters(state)),
         ]
     return []  # NX-OS and Cumulus: nothing the incast checks read (their results say so)
+
+
+# A port of each namespace that is on no incast path (a backplane port of a multi-ASIC box): it
+# marks and storms during the stage, so a reader taking its row for a path port's flips a verdict.
+DECOY_MARKS, DECOY_STORMS = 999_999, 7
+
+
+def _printed_without_n(
+    wred: dict[str, list[tuple[str, str, str, str, str]]],
+    watchdog: list[tuple[str, str, int, int, int]],
+    asics: int,
+    phase: str,
+) -> tuple[str, str]:
+    """`show queue wredcounters` and `show pfcwd stats` sent without -n to a switch of `asics`
+    ASICs, as sonic-utilities 691b1bb prints them there: scripts/wredstat's WredstatWrapper.run
+    (@run_on_multi_asic, DISPLAY_ALL) prints each namespace's per-port tables in turn, nothing
+    naming the namespace; pfcwd/main.py PfcwdCli.collect_stats (@run_on_multi_asic) gathers every
+    namespace's rows into self.table, and show_stats prints them as one table. Namespace k owns
+    the switch's ports k, k + asics, ... (each port in one namespace; prod's SONiC receivers fall
+    in the first and in a later one), and a decoy port Ethernet-BP<256k>."""
+    marks, storms = (DECOY_MARKS, DECOY_STORMS) if phase == AFTER else (0, 0)
+    wred_text, rows = "", []
+    for k in range(asics):
+        decoy = f"Ethernet-BP{256 * k}"
+        owned = list(wred)[k::asics]
+        tables = {port: wred[port] for port in owned}
+        tables[decoy] = [(f"UC{q}", "0", "0", str(marks), str(marks * 1078)) for q in range(8)]
+        wred_text += wredstat(tables)
+        rows += [row for row in watchdog if row[0].split(":")[0] in owned]
+        rows.append((f"{decoy}:{PRIO}", "stormed" if storms else "operational", storms, 0, 5_000))
+    return wred_text, pfcwd_stats(rows)
 
 
 def _watchdog_rows(state: SwitchState, ports: list[str]) -> list[tuple[str, str, int, int, int]]:
@@ -347,6 +399,36 @@ def test_incast_checks_fail_on_the_fault(
     platforms = {manifest.switches[r.target.split(":")[0]].platform for r in skipped}
     assert platforms == {"nxos", "cumulus", "junos"}, case
     assert all("no " in r.message or "per port" in r.message for r in skipped)
+
+
+@pytest.mark.parametrize("asics", [2, 3])
+@pytest.mark.parametrize(("case", "fault", "failures"), CASES, ids=[c[0] for c in CASES])
+def test_a_multi_asic_sonic_switch_read_without_n_is_judged_per_port(
+    tmp_path: Path,
+    prod: tuple[Manifest, list[RailIncast]],
+    case: str,
+    fault: Incast,
+    failures: Targets,
+    asics: int,
+) -> None:
+    """The incast stage sends `show queue wredcounters` and `show pfcwd stats` without -n, also to
+    a multi-ASIC SONiC switch: they print every namespace (_printed_without_n), each port once, so
+    the readers find each path port's row; the same ports fail as on one ASIC, with their counts."""
+    assert not set(phase_commands("sonic", AFTER)) & set(NAMESPACED_TOOLS)
+    manifest, plan = prod
+    results = _results(_artifacts(tmp_path, manifest, plan, fault, sonic_asics=asics))
+    assert not [r for r in results if r.status == Status.ERROR], case
+    assert {(r.check, r.target) for r in results if r.status == Status.FAIL} == failures(plan, manifest), case
+    # prod's SONiC receivers: leaf06 Ethernet40 (in asic1 of 2, asic2 of 3), leaf07 Ethernet48 (asic0)
+    receivers = [
+        r.receiver_port.target for r in plan if manifest.switches[r.receiver_port.switch].platform == "sonic"
+    ]
+    assert len(receivers) == 2
+    for sonic in receivers:
+        judged = {r.check: r.actual for r in results if r.target == sonic}
+        assert judged["incast_ecn_marks"] == f"ECN-marked packets {fault.ecn_marks:+d} on queue {PRIO}", sonic
+        stuck = f"watchdog stuck events {fault.watchdog_stuck:+d} "
+        assert judged["incast_pfc_watchdog"].startswith(stuck), sonic
 
 
 def test_the_good_incast_is_judged_on_every_rail_and_counter(
