@@ -77,6 +77,24 @@ def _line(number: int) -> Callable[[str], str]:
         ("cut at its top", lambda t: "\n".join(t.splitlines()[2:]), "line 1: outside a wredcounters table"),
         ("another table", lambda t: t.replace("EcnMarked/bytes", "Trim/pkts"), "line 1: outside"),
         ("not the command", lambda t: 'Error: No such command "wredcounters".\n', "no `Port TxQ"),
+        # wredstat's exits (scripts/wredstat at 691b1bb), e.g. a multi-ASIC namespace with no port
+        # map after the first namespace's tables: what came before is not the whole switch.
+        (
+            "a namespace's empty port map",
+            lambda t: t + "COUNTERS_PORT_NAME_MAP is empty!\n",
+            "line 29: wredstat stopped with 'COUNTERS_PORT_NAME_MAP is empty!'",
+        ),
+        (
+            "an empty queue map",
+            lambda t: "COUNTERS_QUEUE_NAME_MAP is empty!\n",
+            "line 1: wredstat stopped with 'COUNTERS_QUEUE_NAME_MAP is empty!'",
+        ),
+        (
+            "a queue of no known type",
+            lambda t: t + "Queue Type is invalid: oid:0x15000000000617 SAI_QUEUE_TYPE_FOO\n",
+            "line 29: wredstat stopped with 'Queue Type is invalid:",
+        ),
+        ("-p naming no port", lambda t: "Port does not exist! Ethernet999\n", "line 1: wredstat stopped"),
     ],
 )
 def test_a_damaged_capture_is_refused_naming_the_line(case: str, change, reason: str) -> None:

@@ -11,6 +11,10 @@ The expected output in sonic-utilities `tests/wred_queue_counter_test.py` is thi
 EcnMarked/pkts of the lossless queue is the counter that proves the switch marked.
 A row with other than six fields, a queue name or count that is not one, a port and queue listed
 twice, or a header with no rows under it is a cut or garbled capture: an error naming the line.
+So is one of the messages wredstat prints before `sys.exit(1)` (scripts/wredstat at 691b1bb: an
+empty COUNTERS_PORT_NAME_MAP or COUNTERS_QUEUE_NAME_MAP, a port or queue missing from them, a queue
+of no known type, `-p` naming no port): the ports after it were never printed, and on a multi-ASIC
+switch one namespace's empty map ends the whole command, so the error names the message.
 """
 
 from __future__ import annotations
@@ -27,6 +31,16 @@ _HEADERS = {
 _KEYS = ("wred_drop_pkts", "wred_drop_bytes", "ecn_marked_pkts", "ecn_marked_bytes")
 _QUEUE = re.compile(r"^(UC|MC|ALL|VOQ)\d+$")
 _RULE = re.compile(r"^-+(\s+-+){5}$")
+# wredstat's fatal messages, each printed just before sys.exit(1) (scripts/wredstat at 691b1bb).
+_FATAL = (
+    "Port is not available!",
+    "COUNTERS_PORT_NAME_MAP is empty!",
+    "COUNTERS_QUEUE_NAME_MAP is empty!",
+    "Queue index is not available!",
+    "Queue Type is not available!",
+    "Queue Type is invalid:",
+    "Port does not exist!",
+)
 
 
 def parse_show_queue_wredcounters(text: str) -> dict[str, Any]:
@@ -38,6 +52,11 @@ def parse_show_queue_wredcounters(text: str) -> dict[str, Any]:
     header_at = 0  # the line of the open table's header while no row is under it
     for number, raw in enumerate(text.splitlines(), start=1):
         tokens = raw.split()
+        fatal = next((m for m in _FATAL if raw.strip().startswith(m)), None)
+        if fatal:
+            raise ParseError(
+                f"line {number}: wredstat stopped with {raw.strip()[:80]!r}, so nothing after it was printed"
+            )
         if not tokens:
             if header_at:
                 raise ParseError(f"line {header_at}: a wredcounters header with no rows under it")
