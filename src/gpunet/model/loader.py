@@ -64,9 +64,9 @@ def load_inventory(
         fast = _load_plain_folder(source, password_file, limit)
         if fast is not None:
             return fast
-    loader = file_naming_loader() if password_file else _loader_skipping_vault_files()
+    loader = file_naming_loader() if password_file else loader_skipping_vault_files()
     if password_file:
-        _set_vault_secrets(loader, str(password_file))
+        set_vault_secrets(loader, str(password_file))
     with _collected_plugin_failures() as failures:
         try:
             inventory = InventoryManager(loader=loader, sources=[str(source)])
@@ -108,7 +108,7 @@ def _load_plain_folder(source: Path, password_file: str | None, limit: str | Non
         from ansible.parsing.dataloader import DataLoader
 
         loader = DataLoader()
-        _set_vault_secrets(loader, str(password_file))
+        set_vault_secrets(loader, str(password_file))
         vault = loader._vault
     try:
         folder = read_folder(source, vault, limit=limit, hosts_of=(GPU_GROUP, SWITCH_GROUP))
@@ -136,7 +136,7 @@ def _restrict(groups: dict[str, list[str]], hosts: set[str]) -> None:
         groups[name] = [host for host in members if host in hosts]
 
 
-def _loader_skipping_vault_files() -> Any:
+def loader_skipping_vault_files() -> Any:
     from ansible.parsing.dataloader import DataLoader
     from ansible.parsing.vault import is_encrypted_file
 
@@ -158,7 +158,7 @@ def _loader_skipping_vault_files() -> Any:
     return loader
 
 
-def _set_vault_secrets(loader: Any, password_file: str) -> None:
+def set_vault_secrets(loader: Any, password_file: str) -> None:
     from ansible.cli import CLI
     from ansible.errors import AnsibleError
 

@@ -94,12 +94,12 @@ def inventory_logins(inventory: Path, vault_password_file: str | None, names: li
     from ansible.template import Templar
     from ansible.vars.manager import VariableManager
 
-    from gpunet.model.loader import _loader_skipping_vault_files, _set_vault_secrets
+    from gpunet.model.loader import loader_skipping_vault_files, set_vault_secrets
 
     password_file = vault_password_file or os.environ.get("ANSIBLE_VAULT_PASSWORD_FILE")
-    loader = DataLoader() if password_file else _loader_skipping_vault_files()
+    loader = DataLoader() if password_file else loader_skipping_vault_files()
     if password_file:
-        _set_vault_secrets(loader, str(password_file))
+        set_vault_secrets(loader, str(password_file))
     inventory_manager = InventoryManager(loader=loader, sources=[str(inventory)])
     variables = VariableManager(loader=loader, inventory=inventory_manager)
     found: dict[str, Any] = {}

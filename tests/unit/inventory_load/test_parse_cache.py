@@ -23,10 +23,10 @@ SOURCES = [
 def _vault() -> object:
     from ansible.parsing.dataloader import DataLoader
 
-    from gpunet.model.loader import _set_vault_secrets
+    from gpunet.model.loader import set_vault_secrets
 
     loader = DataLoader()
-    _set_vault_secrets(loader, str(PROD / "vault-password.txt"))
+    set_vault_secrets(loader, str(PROD / "vault-password.txt"))
     return loader._vault
 
 
