@@ -148,3 +148,15 @@ def test_a_rollout_asked_wrongly_is_refused_before_any_push(fleet, lab, tmp_path
     assert result.returncode != 0
     assert why in result.stdout + result.stderr
     assert configs(fleet, lab) == v1
+
+
+def test_check_mode_shows_the_canary_wave_and_changes_nothing(fleet, lab, tmp_path):
+    v1 = configs(fleet, lab)
+    change_nxos_leaves(lab)
+    result = canary(lab, tmp_path, "bad_nic", "checked", "--check", "--diff")
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "canaries leaf01;" in result.stdout
+    shown = result.stdout.split("+++ leaf01 intended", 1)[1]
+    assert "no pause pfc-cos 3" in shown, shown[:2000]  # what the push would send
+    assert not (tmp_path / "checked" / "gate.md").exists(), "nothing pushed, nothing to judge"
+    assert configs(fleet, lab) == v1
