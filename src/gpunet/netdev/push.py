@@ -137,24 +137,48 @@ def _run(
         raise PushError(name, f"stopped by {stop.signal_name} before any change") from None
     check = ReadBack(strategy, switch.platform, running, intended)
     try:
-        strategy.apply(remediation)
-    except DeviceRejectedError as error:
+        try:
+            strategy.apply(remediation)
+        except DeviceRejectedError as error:
+            with signals.finishing():
+                _undo(strategy, check, name, error.reason)
+        except SessionLost as lost:
+            with signals.finishing():
+                _recover(strategy, check, name, str(lost))
+        except PushInterrupted as stop:
+            with signals.finishing():
+                _recover(strategy, check, name, f"stopped by {stop.signal_name} while applying")
         with signals.finishing():
-            _undo(strategy, check, name, error.reason)
-    except SessionLost as lost:
+            notes = _confirm_and_save(strategy, check, name)
+    except PushError as error:
         with signals.finishing():
-            _recover(strategy, check, name, str(lost))
-    except PushInterrupted as stop:
-        with signals.finishing():
-            _recover(strategy, check, name, f"stopped by {stop.signal_name} while applying")
-    with signals.finishing():
-        notes = _confirm_and_save(strategy, check, name)
+            raise _with_startup(strategy, error) from None
     if signals.pending:
         raise PushError(
             name, f"{signals.pending} arrived during the confirm; the push finished first", "committed"
         )
     message = "; ".join(["committed, confirmed and saved", *notes])
     return PushResult(name, switch.platform, True, diff, backup, message)
+
+
+STARTUP_DIFFERS = "rolled back live; the startup config differs (saved by the OS): read the switch"
+STARTUP_HOLDS_INTENT = "; the startup config already holds the intent (saved by the OS)"
+
+
+def _with_startup(strategy: CommitStrategy, error: PushError) -> PushError:
+    """A state that says the previous config is back, or comes back by the OS's timer, speaks of
+    the startup config too: where the OS saved the commit by itself (NVUE's auto save), read the
+    startup config back and say what it holds. Other states, and OSes that cannot be asked, stay."""
+    state = error.config_state
+    if state == "rolled back":  # running read back as the previous config
+        if strategy.startup_saved() is False:  # startup is not what runs now
+            return PushError(error.switch, f"{error.reason}; the startup config differs", STARTUP_DIFFERS)
+    elif state.startswith("rolling back by itself") and strategy.startup_saved() is True:
+        # The unconfirmed intent is running and already in the startup config: NVIDIA does not say
+        # whether the timer's rollback puts the startup config back.
+        message = f"{error.reason}; the startup config already holds it: after the timer, read the switch"
+        return PushError(error.switch, message, state + STARTUP_HOLDS_INTENT)
+    return error
 
 
 def _undo(strategy: CommitStrategy, check: ReadBack, name: str, reason: str) -> NoReturn:
@@ -344,15 +368,17 @@ def _save(strategy: CommitStrategy, name: str) -> list[str]:
     try:
         strategy.save()
     except DeviceRejectedError as refused:
-        _refused_save(strategy, name, refused)
+        return _refused_save(strategy, name, refused)
     except SessionLost as lost:
         strategy.close()
         try:
             strategy.conn = strategy.reconnect()
             strategy.save()
         except DeviceRejectedError as refused:
-            _refused_save(strategy, name, refused)
+            return _refused_save(strategy, name, refused)
         except (PushError, SessionLost) as again:
+            if strategy.startup_saved() is True:  # saved by the OS itself (NVUE's auto save)
+                return [f"{lost} while saving, saving again failed ({_why(again)}); {AUTO_SAVED}"]
             _quietly(strategy.discard_checkpoint)
             message = (
                 f"{lost} while saving, and saving again failed ({_why(again)}); the intended config is "
@@ -363,9 +389,16 @@ def _save(strategy: CommitStrategy, name: str) -> list[str]:
     return []
 
 
-def _refused_save(strategy: CommitStrategy, name: str, refused: DeviceRejectedError) -> NoReturn:
+AUTO_SAVED = "the startup config already holds it (read back: saved by the OS)"
+
+
+def _refused_save(strategy: CommitStrategy, name: str, refused: DeviceRejectedError) -> list[str]:
+    """A refused save: where the OS saved the confirmed config by itself (NVUE's auto save, read
+    back), the push is done and says so; else it is live and unsaved."""
     if refused.config_state != "unchanged":  # the strategy undid it and says so (SONiC)
         raise refused
+    if strategy.startup_saved() is True:
+        return [f"{refused.reason}; {AUTO_SAVED}"]
     _quietly(strategy.discard_checkpoint)
     message = f"{refused.reason}; the intended config is live and confirmed, not saved: save it or push again"
     raise PushError(name, message, "live unsaved") from None

@@ -189,7 +189,9 @@ def test_a_refused_confirm_is_reported_as_rolling_back_at_its_time(fleet, start,
     assert running(fleet, target) == before
 
 
-@pytest.mark.parametrize("platform", list(SAVE_COMMAND))
+# Cumulus from 5.9 saves at the apply by itself (auto save), so a refused `nv config save` there
+# leaves the intent saved: its rows, per release, are in test_cumulus_autosave.py.
+@pytest.mark.parametrize("platform", [p for p in SAVE_COMMAND if p != "cumulus"])
 def test_a_refused_save_is_reported_live_unsaved_and_leaves_no_checkpoint(fleet, start, backups, platform):
     target = start(platform, refuse=SAVE_COMMAND[platform])
     saved = startup(fleet, target)

@@ -76,6 +76,13 @@ class CommitStrategy(ABC):
         (no such command here) or its answer cannot be read."""
         return None
 
+    def startup_saved(self) -> bool | None:
+        """Over a new session: whether the startup config holds what is running now (True), or
+        differs from it (False); None where the OS is not asked (no such read here) or its answer
+        cannot be read. Read where a save may have happened without the push's own save (NVUE's
+        auto save)."""
+        return None
+
     def discard_checkpoint(self) -> None:  # noqa: B027 - most OSes keep no checkpoint
         """Remove this push's checkpoint, where the OS keeps one (NX-OS, SONiC); else nothing."""
 

@@ -1,12 +1,24 @@
 """Cumulus NVUE: the remediation (`nv unset`, `nv set`) into the pending revision, apply with
---confirm, confirm from a new session, save."""
+--confirm, confirm from a new session, save.
+
+Auto save (NVIDIA, NVUE command reference `nv show system config auto-save` and `nv config save`;
+Cumulus Linux 5.9 What's New and user guide "Auto Save"): from 5.9 `nv config apply` also writes
+the startup configuration by default, and `nv config save` is needed only where auto save is off
+(5.8 and earlier by default, or `nv set system config auto-save enable off`, from 5.10 `... state
+disabled`). The push still sends `nv config save` (harmless), but after a fault it reads the
+startup configuration back (`nv config diff applied startup`, a documented diff of those two
+revisions since 5.0) instead of inferring it from the release: NVIDIA does not say whether an
+apply with `--confirm` is saved at once or once confirmed, nor whether the confirm timer's
+rollback restores the startup configuration."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
+from gpunet.netdev.errors import PushError
 from gpunet.netdev.remediation import Remediation
-from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
+from gpunet.netdev.strategies.base import CommitStrategy, SessionLost, require_new_session
 
 
 class NvueApplyConfirm(CommitStrategy):
@@ -35,6 +47,23 @@ class NvueApplyConfirm(CommitStrategy):
 
     def save(self) -> None:
         self.send("nv config save")
+
+    def startup_saved(self) -> bool | None:
+        # `nv config diff <revision-base> <revision-target>` compares two revisions, `applied` and
+        # `startup` among them (NVUE command reference, Config Commands, since 5.0.0): nothing
+        # printed, nothing differs. `-o commands` prints the differences as nv set/unset lines.
+        try:
+            session = self.reconnect()
+        except PushError:
+            return None
+        try:
+            output = self.send("nv config diff applied startup -o commands", conn=session)
+        except (PushError, SessionLost):
+            return None
+        finally:
+            with contextlib.suppress(Exception):
+                session.disconnect()
+        return not output.strip()
 
     def undo(self) -> None:
         self.send("nv config detach", check=False)

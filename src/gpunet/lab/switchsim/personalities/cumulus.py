@@ -1,6 +1,17 @@
 """NVIDIA Cumulus Linux (NVUE) personality: `nv set` into a pending revision, apply with confirm.
 
 LAB EQUIPMENT, modelled on the Cumulus Linux 5.x NVUE CLI as documented by NVIDIA.
+
+Auto save, per release (NVIDIA's docs, CumulusNetworks/docs via its mirror plumbis/cl-docs c31961d4):
+`nv config apply` also writes the startup configuration (/etc/nvue.d/startup.yaml) where auto save
+is on; it is on by default from 5.9 and off by default in 5.4 to 5.8, where the option came in
+(nvue-reference/Show-Commands/System-Config.md, `nv show system config auto-save`;
+cumulus-linux-59/Whats-New/_index.md; cumulus-linux-59/.../NVUE-CLI.md "Auto Save"). NVIDIA does not
+say when an apply with `--confirm` is saved (at the apply, or once confirmed) nor whether the
+confirm timer's rollback puts the startup configuration back: the simulator saves it once confirmed
+unless a test sets `nvue_autosave_at = "apply"` on the switch, which saves at the apply and leaves
+the saved intent in place when the timer rolls the running config back (the worst case for a push).
+A test may also set `nvue_autosave` (True/False) as `nv set system config auto-save ...` would.
 """
 
 from __future__ import annotations
@@ -17,6 +28,8 @@ from gpunet.lab.switchsim.personalities.showpfc import (
     cumulus_qos_roce,
     cumulus_qos_roce_json,
 )
+
+AUTOSAVE_SINCE = (5, 9)  # auto save on by default from Cumulus Linux 5.9 (see the module's note)
 
 
 def _duration(text: str) -> float:
@@ -45,6 +58,31 @@ class CumulusPersonality(Personality):
     def pending(self, lines: list[str] | None) -> None:
         self.switch.__dict__["nvue_pending"] = lines
 
+    @property
+    def autosave(self) -> bool:
+        """Whether `nv config apply` writes the startup configuration on this switch."""
+        forced = self.switch.__dict__.get("nvue_autosave")
+        if forced is not None:
+            return bool(forced)
+        if not self.state.os_version:
+            return False  # no release given: as before auto save was modelled
+        from gpunet.grammar.versions import parse_version
+
+        return parse_version("cumulus", self.state.os_version)[:2] >= AUTOSAVE_SINCE
+
+    def save_startup(self, event: str) -> None:
+        self.state.startup = self.state.snapshot()
+        self.state.record(event)
+        self.switch.persist()
+
+    def revision(self, name: str) -> list[str] | None:
+        """A revision `nv config diff` names: applied (running) or startup."""
+        if name == "applied":
+            return list(self.state.config)
+        if name == "startup":
+            return list(self.state.startup)
+        return None
+
     def prompt(self) -> str:
         if self.awaiting_yes is not None:
             return "Are you sure? [y/N] "
@@ -65,6 +103,12 @@ class CumulusPersonality(Personality):
                 return ""
             unset = [f"nv unset {line[7:]}" for line in self.state.config if line not in pending]
             return "\n".join([*unset, *(line for line in pending if line not in self.state.config)])
+        if match := re.fullmatch(r"nv config diff (\S+) (\S+)(?: -o commands)?", command):
+            base, target = self.revision(match[1]), self.revision(match[2])
+            if base is None or target is None:
+                return f"Error: unknown revision {match[1] if base is None else match[2]!r}"
+            unset = [f"nv unset {line[7:]}" for line in base if line not in target]
+            return "\n".join([*unset, *(line for line in target if line not in base)])
         if command.startswith("nv config apply"):
             if " -y" in command or "--assume-yes" in command or "--confirm-status" in command:
                 return self.apply(command)
@@ -74,9 +118,7 @@ class CumulusPersonality(Personality):
             self.pending = None
             return ""
         if command == "nv config save":
-            self.state.startup = self.state.snapshot()
-            self.state.record("save")
-            self.switch.persist()
+            self.save_startup("save")
             return "saved"
         if command == "nv config show -o commands":
             return "\n".join(self.state.config)
@@ -120,7 +162,11 @@ class CumulusPersonality(Personality):
         if "--confirm-status" in command:
             return "Confirm active" if self.state.pending_confirm else "No confirm pending"
         if "--confirm-yes" in command:
-            return "applied" if switch.confirm() else "Error: no pending confirm"
+            if not switch.confirm():
+                return "Error: no pending confirm"
+            if self.autosave and self.switch.__dict__.get("nvue_autosave_at", "confirm") == "confirm":
+                self.save_startup("auto-save")
+            return "applied"
         if "--confirm-no" in command:
             if not self.state.pending_confirm:
                 return "Error: no pending confirm"
@@ -137,5 +183,9 @@ class CumulusPersonality(Personality):
             except ValueError:
                 return f"Error: invalid duration {match[1]!r}"
             switch.start_confirm_timer(seconds, previous)
+            if self.autosave and self.switch.__dict__.get("nvue_autosave_at", "confirm") == "apply":
+                self.save_startup("auto-save")
             return f"applied [rev_id: {len(self.state.history)}]\nConfirm needed within {match[1]}"
+        if self.autosave:
+            self.save_startup("auto-save")
         return f"applied [rev_id: {len(self.state.history)}]"
