@@ -38,6 +38,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.set_defaults(func=run)
 
+    gate = subparsers.add_parser(
+        "rollout-gate",
+        help="the canary gate: gpunet-validate on the hosts behind the canaries, before or after the push",
+        description="Judge the hosts behind a planned wave's canaries (gpunet-validate, the gate's checks) "
+        "into the rollout folder. --phase before keeps a baseline; --phase after passes (exit 0) where "
+        "gpunet-validate passed, or with a baseline where nothing became a fail or error that was not "
+        "one before, else exit 4; 2 where nothing could be judged.",
+    )
+    gate.add_argument("--plan", type=Path, required=True, help="the plan.json gpunet rollout-plan wrote")
+    gate.add_argument("--phase", choices=("before", "after"), required=True)
+    source = gate.add_mutually_exclusive_group(required=True)
+    source.add_argument("-i", "--inventory", help="collect from this inventory (runs playbooks/verify.yml)")
+    source.add_argument("--from-artifacts", type=Path, help="judge this artifacts folder instead")
+    gate.add_argument("--hosts", default="", help="GPU hosts to judge, comma-separated (default: the plan's)")
+    gate.add_argument(
+        "--checks", default="", help="check names or a catalog file (default: the gate's checks)"
+    )
+    gate.set_defaults(func=run_gate)
+
+
+def run_gate(args: argparse.Namespace) -> int:
+    from gpunet.netdev.rollout_gate import GATE_CHECKS, Source, run_phase
+    from gpunet.validate.regressions import ReportError
+
+    try:
+        plan = json.loads(args.plan.read_text())
+        out, planned = Path(plan["out"]), list(plan["hosts"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(
+            f"gpunet rollout-gate: {args.plan}: not a plan of gpunet rollout-plan ({error})", file=sys.stderr
+        )
+        return EXIT_USAGE
+    hosts = [h.strip() for h in args.hosts.split(",") if h.strip()] or planned
+    source = Source(inventory=args.inventory or "", artifacts=args.from_artifacts)
+    try:
+        result = run_phase(args.phase, out, source, hosts, args.checks or ",".join(GATE_CHECKS))
+    except ReportError as error:
+        print(f"gpunet rollout-gate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(result.message)
+    return result.exit_code
+
 
 def run(args: argparse.Namespace) -> int:
     from gpunet.model.check import check_inventory

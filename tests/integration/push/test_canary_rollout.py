@@ -96,7 +96,7 @@ def test_a_failed_gate_rolls_the_canary_back_and_pushes_nothing_else(fleet, lab,
     result = canary(lab, tmp_path, "bad_nic", "failed")
     output = result.stdout + result.stderr
     assert result.returncode != 0, output[-3000:]
-    assert "the canary gate failed (gpunet-validate exit 4" in output
+    assert "the canary gate failed (exit 4" in output and "gpunet-validate exit 4 (failed)" in output
     assert "leaf01 is back on its previous intent from" in output, output[-6000:]
     assert "exit code 4" in (tmp_path / "failed" / "gate.md").read_text()
     assert canonical(configs(fleet, lab)) == canonical(v1), "the canary is back on v1, nothing else pushed"
@@ -116,6 +116,32 @@ def test_a_passed_gate_goes_on_to_the_other_leaves_and_the_spines(fleet, lab, tm
     counts = recap(result.stdout)
     assert sorted(counts) == sorted(lab["sims"]), "every switch is reached after the gate"
     assert {name: c["changed"] for name, c in counts.items() if c["changed"]} == {"leaf01": 1, "leaf02": 1}
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "goes_on", "said"),
+    [
+        # the slow NIC was there before the push: not the policy's doing, the rollout goes on
+        ("bad_nic", "bad_nic", True, "0 new problem(s), 4 already there before"),
+        # it appeared with the push: the canary is rolled back
+        ("healthy", "bad_nic", False, "4 new problem(s), 0 already there before"),
+        ("bad_nic", "healthy", True, "0 new problem(s), 0 already there before, 4 fixed"),
+    ],
+)
+def test_a_baseline_gate_stops_only_on_what_got_worse(fleet, lab, tmp_path, before, after, goes_on, said):
+    v1 = configs(fleet, lab)
+    change_nxos_leaves(lab)
+    result = canary(
+        lab, tmp_path, after, "baseline",
+        "-e", "switches_rollout_baseline=true",
+        "-e", f"switches_rollout_baseline_artifacts={ARTIFACTS / before}",
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert (result.returncode == 0) is goes_on, output[-3000:]
+    assert said in " ".join(output.split()), output[-4000:]  # the callback wraps long lines
+    assert all((tmp_path / "baseline" / f"{phase}.json").is_file() for phase in ("before", "after"))
+    changed = {name for name, c in canonical(configs(fleet, lab)).items() if c != canonical(v1)[name]}
+    assert changed == ({"leaf01", "leaf02"} if goes_on else set())
 
 
 def test_a_canary_without_a_previous_intent_is_refused_before_any_push(fleet, lab, tmp_path):
