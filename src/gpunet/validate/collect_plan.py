@@ -38,6 +38,12 @@ def host_commands(nics: list[dict[str, Any]]) -> list[dict[str, Any]]:
         commands.append(
             {"file": f"roce-gids.{nic['name']}", "argv": ["sh", "-c", GID_TABLE_SCRIPT, "sh", nic["name"]]}
         )
+        commands.append(
+            {
+                "file": f"mstconfig-lldp.{nic['name']}",
+                "argv": ["sh", "-c", MSTCONFIG_LLDP_SCRIPT, "sh", nic["name"]],
+            }
+        )
     return commands
 
 
@@ -56,6 +62,24 @@ GID_TABLE_SCRIPT = (
     'printf "%s %s %s %s\\n" "$n" "$(cat "$g" 2>/dev/null)" '
     '"$(cat "$d/gid_attrs/types/$n" 2>/dev/null | tr " " _)" "$(cat "$d/gid_attrs/ndevs/$n" 2>/dev/null)"; '
     "done"
+)
+
+# The NIC firmware's LLDP agent settings of RDMA device $1 (sysfs below $2, default
+# /sys/class/infiniband): its PCI function is the basename of `<dev>/device`, and `mstconfig -d
+# <bdf> query <PARAM>...` prints only the named parameters. mstconfig is mstflint's (the open-source
+# `mstflint` package of Debian, Ubuntu and RHEL, which rdma_tools installs), not NVIDIA MFT's
+# mlxconfig, which prints the same table but is not in the distributions. A parameter the device
+# lacks fails the whole query (`-E- The Device doesn't support ... parameter`, mstflint b9d9e84
+# mlxconfig/mlxcfg_generic_commander.cpp queryParamViews), so port 2's parameters are asked for
+# apart and only their rows kept (a single-port NIC has none). mstconfig's exit status of the port 1
+# query is kept (127 where it is missing). Read-only: `query` reads the next-boot values.
+MSTCONFIG_LLDP_PARAMETERS = ("LLDP_NB_RX_MODE", "LLDP_NB_TX_MODE", "LLDP_NB_DCBX")
+MSTCONFIG_LLDP_SCRIPT = (
+    'd=${2:-/sys/class/infiniband}/$1/device; b=$(readlink -f "$d") && [ -e "$b" ] '
+    '|| { echo "no PCI device: $d" >&2; exit 1; }; b=${b##*/}; '
+    f'mstconfig -d "$b" query {" ".join(f"{p}_P1" for p in MSTCONFIG_LLDP_PARAMETERS)} || exit; '
+    f'mstconfig -d "$b" query {" ".join(f"{p}_P2" for p in MSTCONFIG_LLDP_PARAMETERS)} 2>/dev/null '
+    "| awk '/^[ *]/ && /LLDP_NB_/'; exit 0"
 )
 
 

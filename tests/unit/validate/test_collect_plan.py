@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 
 from gpunet.validate.collect_plan import (
     LSPCI_ACS_SCRIPT,
+    MSTCONFIG_LLDP_PARAMETERS,
+    MSTCONFIG_LLDP_SCRIPT,
     PERFTEST_BASE_PORT,
     host_commands,
     iperf3_rounds,
@@ -30,7 +33,7 @@ def nics(host_number: int, rails: int = 2) -> list[dict[str, Any]]:
 def test_every_host_command_saves_a_file_gpunet_can_parse() -> None:
     commands = host_commands(nics(1))
     stems = [command["file"] for command in commands]
-    assert len(stems) == 10 + 2 * 3 and len(set(stems)) == len(stems)
+    assert len(stems) == 10 + 2 * 4 and len(set(stems)) == len(stems)
     assert {"file": "lldpctl-json", "argv": ["lldpctl", "-f", "json"]} in commands
     assert {stem.split(".")[0] for stem in stems} <= set(PARSERS)
     assert {"file": "mlnx_qos.rail1", "argv": ["mlnx_qos", "-i", "rail1"]} in commands
@@ -174,3 +177,81 @@ def test_lspci_acs_keeps_lspcis_failure(tmp_path: Path) -> None:
     missing = _run_lspci_acs(tmp_path, None)
     assert missing.returncode == 127 and not missing.stdout
     assert "lspci" in missing.stderr
+
+
+# A stand-in for mstflint's mstconfig: the `query` table of the named parameters for the device
+# 0000:c1:00.0 (ports P1 .. P$PORTS), and for a parameter of a port it lacks the `-E-` line after
+# the header that the real one prints (mstflint b9d9e84 mlxcfg_ui.cpp queryDevCfg), exit 3.
+FAKE_MSTCONFIG = r"""#!/bin/sh
+[ "$1" = -d ] && [ "$3" = query ] || exit 64
+[ "$2" = 0000:c1:00.0 ] || { echo "-E- Failed to open the device"; exit 1; }
+shift 3
+printf '\nDevice #1:\n----------\n\nDevice type:        ConnectX7\nDevice:             %s\n\n' 0000:c1:00.0
+printf 'Configurations:                                          Next Boot\n'
+for p in "$@"; do
+  case "$p" in
+    *_P2) [ "$PORTS" = 2 ] || { echo "-E- The Device doesn't support $p parameter"; exit 3; } ;;
+  esac
+  printf '         %-48s%s\n' "$p" "$VALUE"
+done
+"""
+
+
+def _run_mstconfig_lldp(tmp_path: Path, *, ports: int, mstconfig: bool = True, linked: bool = True):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("readlink", "awk"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    if mstconfig:
+        (bin_dir / "mstconfig").write_text(FAKE_MSTCONFIG)
+        (bin_dir / "mstconfig").chmod(0o755)
+    sysfs = tmp_path / "infiniband"
+    (sysfs / "mlx5_0").mkdir(parents=True)
+    function = tmp_path / "devices" / "pci0000:c0" / "0000:c1:00.0"
+    function.mkdir(parents=True)
+    if linked:
+        (sysfs / "mlx5_0" / "device").symlink_to(function)
+    environment = {"PATH": str(bin_dir), "PORTS": str(ports), "VALUE": "ALL(2)"}
+    argv = ["/bin/sh", "-c", MSTCONFIG_LLDP_SCRIPT, "sh", "mlx5_0", str(sysfs)]
+    return subprocess.run(argv, capture_output=True, text=True, env=environment)
+
+
+@pytest.mark.parametrize(
+    ("case", "ports", "mstconfig", "linked", "rc", "parameters", "stderr"),
+    [
+        ("dual port", 2, True, True, 0, [f"{p}_P{n}" for n in (1, 2) for p in MSTCONFIG_LLDP_PARAMETERS], ""),
+        ("single port", 1, True, True, 0, [f"{p}_P1" for p in MSTCONFIG_LLDP_PARAMETERS], ""),
+        ("no mstconfig", 1, False, True, 127, None, "mstconfig"),
+        ("no PCI device", 1, True, False, 1, None, "no PCI device"),
+    ],
+)
+def test_mstconfig_lldp_capture(
+    tmp_path: Path,
+    case: str,
+    ports: int,
+    mstconfig: bool,
+    linked: bool,
+    rc: int,
+    parameters: list[str] | None,
+    stderr: str,
+) -> None:
+    done = _run_mstconfig_lldp(tmp_path, ports=ports, mstconfig=mstconfig, linked=linked)
+    assert done.returncode == rc, case
+    assert stderr in done.stderr
+    if parameters is None:
+        assert not done.stdout
+        return
+    assert "-E-" not in done.stdout
+    device = parse("mstconfig-lldp", done.stdout)["devices"]
+    assert [d["device"] for d in device] == ["0000:c1:00.0"]
+    assert list(device[0]["parameters"]) == parameters
+    assert {value["next_boot"] for value in device[0]["parameters"].values()} == {"ALL(2)"}
+
+
+def test_every_nic_gets_an_mstconfig_lldp_capture() -> None:
+    commands = {command["file"]: command["argv"] for command in host_commands(nics(1))}
+    assert [file for file in commands if file.startswith("mstconfig-lldp.")] == [
+        "mstconfig-lldp.mlx5_0",
+        "mstconfig-lldp.mlx5_1",
+    ]
+    assert commands["mstconfig-lldp.mlx5_1"] == ["sh", "-c", MSTCONFIG_LLDP_SCRIPT, "sh", "mlx5_1"]

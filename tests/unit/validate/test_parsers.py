@@ -280,7 +280,16 @@ hca_id:\tmlx5_0
 """
 
 # (tool, text, dotted path, expected)
+MSTCONFIG = (
+    "Device #1:\n----------\n\nDevice type:        ConnectX7\nDevice:             0000:c1:00.0\n\n"
+    "Configurations:                                          Next Boot\n"
+    "         LLDP_NB_RX_MODE_P1                              ALL(2)\n"
+)
+
 EDGE_CASES: list[tuple[str, str, str, Any]] = [
+    # mstconfig query (test_mstconfig_parser.py has the layouts); the capture is read the same way.
+    ("mstconfig-query", MSTCONFIG, "devices.0.parameters.LLDP_NB_RX_MODE_P1.next_boot", "ALL(2)"),
+    ("mstconfig-lldp", MSTCONFIG, "devices.0.device", "0000:c1:00.0"),
     ("nccl-tests", NCCL_OLD, "format", "old"),
     ("nccl-tests", NCCL_OLD, "rows.1.in_place.busbw_gbs", 173.21),
     ("nccl-tests", NCCL_OLD, "avg_busbw_gbs", 171.518),

@@ -37,6 +37,7 @@ from gpunet.validate.parsers.lldp_switch import (
 )
 from gpunet.validate.parsers.lldpctl import parse_lldpctl_json
 from gpunet.validate.parsers.mlnx_qos import parse_mlnx_qos
+from gpunet.validate.parsers.mstconfig import parse_mstconfig_query
 from gpunet.validate.parsers.nccl_tests import parse_nccl_tests
 from gpunet.validate.parsers.nvidia_smi import parse_nvidia_smi_query, parse_nvidia_smi_topo
 from gpunet.validate.parsers.perftest import parse_perftest
@@ -94,6 +95,10 @@ PARSERS: dict[str, Parser] = {
     "rdma-hw-counters": parse_rdma_hw_counters,
     # LLDP neighbours: hosts, SONiC and Cumulus run lldpd (read by `gpunet cabling`).
     "lldpctl-json": parse_lldpctl_json,
+    # mstconfig/mlxconfig `query` output; `mstconfig-lldp.<nic>` is verify_host's capture of one
+    # NIC's LLDP_NB_* parameters (collect_plan.MSTCONFIG_LLDP_SCRIPT), read by the cabling check.
+    "mstconfig-query": parse_mstconfig_query,
+    "mstconfig-lldp": parse_mstconfig_query,
     # The switch OSes' own LLDP commands, reduced to lldpctl-json's neighbour records.
     "eos-show-lldp-neighbors-detail-json": parse_eos_lldp_neighbors_detail_json,
     "nxos-show-lldp-neighbors-detail-json": parse_nxos_lldp_neighbors_detail_json,
