@@ -99,6 +99,9 @@ class Verdict:
     as_planned: int = 0
     # Of as_planned: the links judged from one end (the other not captured, or seeing nothing).
     one_end: list[tuple[Link, str]] = field(default_factory=list)
+    # Of one_end: the ends that were captured but saw no neighbour at all (a host whose NIC
+    # firmware's LLDP agent takes the frames looks like this; the cabling check says so).
+    silent: list[tuple[Link, End]] = field(default_factory=list)
     not_checked: list[tuple[Link, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -210,6 +213,11 @@ def judge_cabling(fabric: Plan, captures: dict[str, dict[str, Any] | None]) -> V
                 captures.get(end.device) is not None for end in (link.a, link.b)
             ):
                 verdict.one_end.append((link, _one_end_reason(link, at_a, at_b, captures)))
+                verdict.silent.extend(
+                    (link, end)
+                    for end, at in ((link.a, at_a), (link.b, at_b))
+                    if at == [] and captures.get(end.device) is not None
+                )
             for end, at, far in ((link.a, at_a, link.b), (link.b, at_b, link.a)):
                 for other in at or []:
                     if other != far and (other.named or other.device != far.device):

@@ -292,3 +292,90 @@ def test_batched_apart_from_the_host_checks_that_read_ibstat() -> None:
 
     found = {batch.checks: batch.judged_per for batch in batches(["nic_port_state", "cabling"])}
     assert found == {("nic_port_state",): HOSTS, ("cabling",): None}
+
+
+def mstconfig_query(rows: list[tuple[str, str]], columns: str = "Next Boot") -> str:
+    """`mstconfig -d 0000:c1:00.0 query ...` as verify_host saves it (mstflint's table layout)."""
+    head = "\nDevice #1:\n----------\n\nDevice type:        ConnectX7\nDevice:             0000:c1:00.0\n\n"
+    table = "".join(f"         {name:<48}{value}\n" for name, value in rows)
+    return f"{head}Configurations:                                          {columns}\n{table}"
+
+
+AGENT_ON = "the NIC firmware's LLDP agent is on (LLDP_NB_RX_MODE_P1 ALL(2)): it takes the frames"
+SET_OFF = "mstconfig -d 0000:c1:00.0 set LLDP_NB_RX_MODE_P1=0, needs a NIC reset"
+
+# (case, host capture, mstconfig-lldp.mlx5_1 capture or None, what rail1's pass message holds, lacks)
+FIRMWARE = [
+    (
+        "host sees nothing on rail1, agent receives",
+        lldpctl(PLANNED_HOST[:1]),
+        mstconfig_query([("LLDP_NB_RX_MODE_P1", "ALL(2)"), ("LLDP_NB_TX_MODE_P1", "ALL(2)")]),
+        [AGENT_ON, SET_OFF, "set lldpd_enabled: false for this host", "sees no neighbour"],
+        [],
+    ),
+    (
+        "nearest bridge only is receiving too",
+        lldpctl(PLANNED_HOST[:1]),
+        mstconfig_query([("LLDP_NB_RX_MODE_P1", "NEAREST_BRIDGE(1)")]),
+        ["LLDP_NB_RX_MODE_P1 NEAREST_BRIDGE(1)"],
+        [],
+    ),
+    (
+        "-e table: the running value counts",
+        lldpctl(PLANNED_HOST[:1]),
+        mstconfig_query(
+            [("LLDP_NB_RX_MODE_P1", "OFF(0)   ALL(2)   OFF(0)")], "Default   Current   Next Boot"
+        ),
+        [AGENT_ON],
+        [],
+    ),
+    (
+        "agent off: the generic note only",
+        lldpctl(PLANNED_HOST[:1]),
+        mstconfig_query([("LLDP_NB_RX_MODE_P1", "OFF(0)"), ("LLDP_NB_TX_MODE_P1", "ALL(2)")]),
+        ["sees no neighbour"],
+        ["firmware"],
+    ),
+    (
+        "no capture: the generic note only",
+        lldpctl(PLANNED_HOST[:1]),
+        None,
+        ["sees no neighbour"],
+        ["firmware"],
+    ),
+    (
+        "unreadable capture: the generic note only",
+        lldpctl(PLANNED_HOST[:1]),
+        "-E- Failed to open the device\n",
+        ["sees no neighbour"],
+        ["firmware"],
+    ),
+    (
+        "host sees its leaf: the capture is not read",
+        lldpctl(PLANNED_HOST),
+        mstconfig_query([("LLDP_NB_RX_MODE_P1", "ALL(2)")]),
+        [],
+        ["firmware", "sees no neighbour"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "host", "firmware", "holds", "lacks"), FIRMWARE, ids=[f[0] for f in FIRMWARE]
+)
+def test_a_silent_nic_with_the_firmware_agent_on_is_named(
+    tmp_path: Path, case: str, host: str, firmware: str | None, holds: list[str], lacks: list[str]
+) -> None:
+    folder = folder_with(tmp_path, host, lldpctl(PLANNED_LEAF))
+    if firmware is not None:
+        (folder / "hosts" / "gpu01" / "mstconfig-lldp.mlx5_1.txt").write_text(firmware)
+        # rail0's NIC reports its agent on too, but rail0 is seen from both ends: never read.
+        (folder / "hosts" / "gpu01" / "mstconfig-lldp.mlx5_0.txt").write_text(firmware)
+    results = [r for r in judge(folder, load_selection("cabling")).results if r.check == "cabling"]
+    assert {r.target: str(r.status) for r in results} == {RAIL0: "pass", RAIL1: "pass"}, case
+    by_target = {r.target: r.message for r in results}
+    assert "firmware" not in by_target[RAIL0]
+    for text in holds:
+        assert text in by_target[RAIL1]
+    for text in lacks:
+        assert text not in by_target[RAIL1]

@@ -12,6 +12,7 @@ those devices' errors already say why).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,10 +20,12 @@ from gpunet.validate.artifacts import InputError
 from gpunet.validate.cabling import End, Finding, Link, Verdict, judge_cabling
 from gpunet.validate.cabling_speed import SpeedFinding, speed_findings
 from gpunet.validate.checks.base import Check
+from gpunet.validate.parsers.mstconfig import value_number
 from gpunet.validate.results import Result, Status
 
 CHECK = "cabling"
 HOST_TOOL = "lldpctl-json"
+_RX_MODE = re.compile(r"^LLDP_NB_RX_MODE_P\d+$")
 PHASE = "before"  # the switches' captures before the traffic tests (links do not move meanwhile)
 # The LLDP capture each switch OS is read from, first found first: the OS's own command where its
 # layout is known (parsers/lldp_switch.py), lldpd's JSON where the OS runs lldpd (SONiC, Cumulus).
@@ -34,6 +37,8 @@ LLDP_TOOLS: dict[str, tuple[str, ...]] = {
     "nxos": ("nxos-show-lldp-neighbors-detail-json", "lldpctl-json"),
     "junos": ("junos-show-lldp-neighbors-json", "lldpctl-json"),
 }
+# verify_host's `mstconfig -d <bdf> query LLDP_NB_...` of each NIC (collect_plan.MSTCONFIG_LLDP_SCRIPT).
+FIRMWARE_TOOL = "mstconfig-lldp"
 ALL_TOOLS = tuple(dict.fromkeys((HOST_TOOL, *(tool for tools in LLDP_TOOLS.values() for tool in tools))))
 
 
@@ -54,10 +59,12 @@ class Cabling(Check):
     description = "every planned link seen by LLDP from both ends with the names the plan gives"
     categories = ("cabling",)
     # ibstat: the host NIC's rate, the link's (cabling_speed.py); not judged where not collected.
-    commands = (*ALL_TOOLS, "ibstat")
+    # mstconfig-lldp.<nic>: the NIC firmware's LLDP agent, read only for a NIC that saw no
+    # neighbour on a link judged from the switch end (FIRMWARE_TOOL below).
+    commands = (*ALL_TOOLS, "ibstat", FIRMWARE_TOOL)
     # Batched by its LLDP files alone: sharing ibstat would put it in nic_port_state's batch, which
     # is then no longer judged host by host in parts (batches.Batch.judged_per); ibstat is parsed
-    # once more in its own process instead.
+    # once more in its own process instead. No other check reads mstconfig-lldp.
     reads = ALL_TOOLS
     weight = 2
 
@@ -97,6 +104,37 @@ class Cabling(Check):
         except InputError:
             return None  # nic_port_state names the missing ibstat; the speed is not judged here
 
+    def _firmware_agent(self, end: End) -> str | None:
+        """What the NIC's mstconfig capture says of its firmware LLDP agent where that agent
+        receives (LLDP_NB_RX_MODE_P<n> not OFF): it takes the frames lldpd would see. None where
+        it is off, or the capture is missing or unreadable (the link is judged as before)."""
+        try:
+            parsed = self.artifacts.host(end.device, FIRMWARE_TOOL, end.port)
+        except InputError:
+            return None
+        on = []
+        bdf = ""
+        for device in parsed["devices"]:
+            bdf = bdf or device["device"] or ""
+            for name, values in device["parameters"].items():
+                if not _RX_MODE.match(name):
+                    continue
+                # The running value where the table shows it (`-e`), else the next boot's.
+                known = [
+                    v for c in ("current", "next_boot") if value_number(v := values.get(c, "")) is not None
+                ]
+                if known and value_number(known[0]) != 0:
+                    on.append((name, known[0]))
+        if not on:
+            return None
+        shown = ", ".join(f"{name} {value}" for name, value in on)
+        off = " ".join(f"{name}=0" for name, _ in on)
+        return (
+            f"the NIC firmware's LLDP agent is on ({shown}): it takes the frames; set lldpd_enabled: "
+            f"false for this host, or turn it off (mstconfig -d {bdf or '<pci address>'} set {off}, "
+            "needs a NIC reset)"
+        )
+
     def _switch_tool(self, switch: str, platform: str) -> str:
         tools = switch_tools(platform)
         for tool in tools:
@@ -129,6 +167,10 @@ class Cabling(Check):
     ) -> Iterator[Result]:
         speeds = speeds or {}
         one_end = {link: reason for link, reason in verdict.one_end}
+        silent_hosts: dict[Link, list[End]] = {}
+        for link, end in verdict.silent:
+            if end.kind == "host":
+                silent_hosts.setdefault(link, []).append(end)
         for finding in verdict.findings:
             yield self._finding(finding)
         wrong = {(f.ends[0], f.ends[1]) for f in verdict.findings if f.kind != "extra_neighbour"}
@@ -143,6 +185,8 @@ class Cabling(Check):
                 yield self.result(target, False, expected, slow.message(), slow.fix())
                 continue
             note = one_end.get(link, "")
+            firmware = [found for end in silent_hosts.get(link, []) if (found := self._firmware_agent(end))]
+            note = "; ".join([note, *firmware]) if firmware else note
             yield self.result(target, True, f"cabled to {link.b}", "as planned", note)
         for link, reason in verdict.not_checked:
             both_read = all(captures.get(end.device) is not None for end in (link.a, link.b))
