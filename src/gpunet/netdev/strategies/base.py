@@ -200,6 +200,21 @@ class CommitStrategy(ABC):
     def reconnect(self) -> BaseConnection:
         return self.connect()
 
+    def ask_on_new_session(self, command: str) -> str | None:
+        """One read-only command's output over a new session; None where the switch cannot be
+        reached or the command fails, so the caller keeps its safe answer."""
+        try:
+            session = self.reconnect()
+        except PushError:
+            return None
+        try:
+            return self.send(command, conn=session)
+        except (PushError, SessionLost):
+            return None
+        finally:
+            with contextlib.suppress(Exception):
+                session.disconnect()
+
     def close(self) -> None:
         with contextlib.suppress(Exception):  # closing a dead session must not hide the outcome
             self.conn.disconnect()

@@ -13,12 +13,10 @@ rollback restores the startup configuration."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 
-from gpunet.netdev.errors import PushError
 from gpunet.netdev.remediation import Remediation
-from gpunet.netdev.strategies.base import CommitStrategy, SessionLost, require_new_session
+from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
 
 
 class NvueApplyConfirm(CommitStrategy):
@@ -52,18 +50,8 @@ class NvueApplyConfirm(CommitStrategy):
         # `nv config diff <revision-base> <revision-target>` compares two revisions, `applied` and
         # `startup` among them (NVUE command reference, Config Commands, since 5.0.0): nothing
         # printed, nothing differs. `-o commands` prints the differences as nv set/unset lines.
-        try:
-            session = self.reconnect()
-        except PushError:
-            return None
-        try:
-            output = self.send("nv config diff applied startup -o commands", conn=session)
-        except (PushError, SessionLost):
-            return None
-        finally:
-            with contextlib.suppress(Exception):
-                session.disconnect()
-        return not output.strip()
+        output = self.ask_on_new_session("nv config diff applied startup -o commands")
+        return None if output is None else not output.strip()
 
     def undo(self) -> None:
         self.send("nv config detach", check=False)

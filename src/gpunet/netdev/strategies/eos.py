@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 
-from gpunet.netdev.errors import PushError
 from gpunet.netdev.remediation import Remediation
-from gpunet.netdev.strategies.base import CommitStrategy, SessionLost, require_new_session
+from gpunet.netdev.strategies.base import CommitStrategy, require_new_session
 
 
 def hhmmss(seconds: int) -> str:
@@ -53,17 +51,9 @@ class SessionCommitTimer(CommitStrategy):
         # read shows this output or says what a second confirm of a confirmed session does, so the
         # push sends one only while the session is listed pending, and believes the running
         # config (read back) for the rest. `| json` asks EOS for the machine-readable form.
-        try:
-            session = self.reconnect()
-        except PushError:
+        output = self.ask_on_new_session("show configuration sessions detail | json")
+        if output is None:
             return None
-        try:
-            output = self.send("show configuration sessions detail | json", conn=session)
-        except (PushError, SessionLost):
-            return None
-        finally:
-            with contextlib.suppress(Exception):
-                session.disconnect()
         try:
             sessions = json.loads(output)["sessions"]
         except (ValueError, KeyError, TypeError):
