@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,3 +65,18 @@ def load_fabric(source: str | Path, vault_password_file: str | Path | None = Non
     if result.fabric is None:
         raise InventoryInvalidError(result.problems)
     return result.fabric
+
+
+def checked_fabric(
+    command: str, source: str | Path, vault_password_file: str | Path | None, outcome: str
+) -> Fabric | None:
+    """The Fabric of a clean inventory, or None once every problem and a summary line naming the
+    command and what it did not do (`outcome`) are on stderr: the shared start of the CLIs that
+    act on a checked inventory, which then exit 2."""
+    result = check_inventory(source, vault_password_file)
+    if result.ok and result.fabric is not None:
+        return result.fabric
+    for problem in result.problems:
+        print(problem, file=sys.stderr)
+    print(f"{command}: {len(result.problems)} problem(s) in {source}; {outcome}", file=sys.stderr)
+    return None

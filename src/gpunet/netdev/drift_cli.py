@@ -53,7 +53,7 @@ def selected(names_roles: dict[str, str], limit: str | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpunet.model.check import check_inventory
+    from gpunet.model.check import checked_fabric
     from gpunet.netdev.drift import fabric_drift
     from gpunet.netdev.logins import connection_from_vars, inventory_logins
     from gpunet.netdev.strategies import PushOptions
@@ -63,12 +63,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"gpunet drift: {message}", file=sys.stderr)
         return EXIT_USAGE
 
-    result = check_inventory(args.inventory, args.vault_password_file)
-    if not result.ok or result.fabric is None:
-        for problem in result.problems:
-            print(problem, file=sys.stderr)
-        return usage(f"{len(result.problems)} problem(s) in {args.inventory}; nothing read")
-    fabric = result.fabric
+    fabric = checked_fabric("gpunet drift", args.inventory, args.vault_password_file, "nothing read")
+    if fabric is None:
+        return EXIT_USAGE
     names = selected({n: s.role for n, s in fabric.switches.items()}, args.limit)
     if not names:
         return usage(f"--limit {args.limit!r} matches no switch of fabric {fabric.name}")

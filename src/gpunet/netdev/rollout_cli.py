@@ -82,7 +82,7 @@ def run_gate(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpunet.model.check import check_inventory
+    from gpunet.model.check import checked_fabric
     from gpunet.netdev.rollout import RolloutError, plan_canary
     from gpunet.project import project_root
 
@@ -90,12 +90,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"gpunet rollout-plan: {message}", file=sys.stderr)
         return EXIT_USAGE
 
-    result = check_inventory(args.inventory, args.vault_password_file)
-    if not result.ok or result.fabric is None:
-        for problem in result.problems:
-            print(problem, file=sys.stderr)
-        return usage(f"{len(result.problems)} problem(s) in {args.inventory}; nothing planned")
-    fabric = result.fabric
+    fabric = checked_fabric(
+        "gpunet rollout-plan", args.inventory, args.vault_password_file, "nothing planned"
+    )
+    if fabric is None:
+        return EXIT_USAGE
     root = project_root(args.inventory)
     intended = args.intended_dir or root / "intended" / fabric.name
     named = [name.strip() for name in args.canary.split(",") if name.strip()]

@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from gpunet.model.check import check_inventory
+    from gpunet.model.check import checked_fabric
 
     folder = args.from_artifacts
     if not os.path.isdir(folder):
@@ -80,13 +80,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    result = check_inventory(args.inventory, args.vault_password_file)
-    if not result.ok:
-        for problem in result.problems:
-            print(problem, file=sys.stderr)
-        print(f"gpunet cabling: {len(result.problems)} problem(s) in {args.inventory}", file=sys.stderr)
+    fabric = checked_fabric("gpunet cabling", args.inventory, args.vault_password_file, "nothing judged")
+    if fabric is None:
         return EXIT_USAGE
-    fabric = result.fabric
     captures = [
         *(read_capture(folder, host, "host", f"hosts/{host}") for host in fabric.hosts),
         *(
