@@ -23,6 +23,31 @@ NETWORK_CONTROL = "network-control"
 NETWORK_CONTROL_QUEUE = 7
 NETWORK_CONTROL_PERCENT = 5
 
+# The fill level's basis (Juniper, Configuring CoS WRED Drop Profiles: "a percentage of the memory used
+# to store packets in relation to the total amount of memory allocated to the queue").
+WRED_DROP_PROFILES = (
+    "https://www.juniper.net/documentation/us/en/software/junos/traffic-mgmt-qfx/topics/task/"
+    "cos-drop-profiles-qfx-series-cli.html"
+)
+# Understanding CoS Buffer Configuration: Table 1 gives each QFX's buffer (QFX5120 32 MB, QFX5240 165 MB);
+# the dedicated buffer pool is divided equally among the switch ports, the shared pool allocated as needed.
+BUFFER_TABLE = (
+    "https://www.juniper.net/documentation/us/en/software/junos/traffic-mgmt-qfx/topics/concept/"
+    "cos-qfx-series-buffer-configuration-understanding.html"
+)
+# Junos OS QFX buffer-size: "Set the dedicated buffer size of the egress queue" as a share of the port's
+# dedicated buffer.
+BUFFER_SIZE_QFX = (
+    "https://juniper.net/documentation/en_US/junos13.2/topics/reference/configuration-statement/"
+    "buffer-size-edit-class-of-service-qfx-series.html"
+)
+# Junos OS Evolved buffer-dynamic-threshold: the per-queue alpha that bounds a queue's use of the shared
+# pool (introduced in Junos OS Evolved 22.3R1 for QFX5220).
+BUFFER_DYNAMIC_THRESHOLD = (
+    "https://www.juniper.net/documentation/us/en/software/junos/cli-reference/topics/ref/statement/"
+    "class-of-service-schedulers-buffer-dynamic-threshold.html"
+)
+
 
 class JunosDesign(PlatformDesign):
     name = "junos"
@@ -168,21 +193,53 @@ def _fill_to_bytes(level: str | int, basis: int) -> int:
 
 
 def _fill_note(context: DesignContext) -> str:
+    """What the rendered fill levels make the device do, in bytes, under each basis Juniper's buffer
+    model allows: Juniper defines no byte figure for "the memory allocated to the queue" on these
+    switches, so the note names the basis it assumes and what the device does if the basis differs."""
     device = context.ecn["device"]
+    model = context.model
+    basis = context.buffer.queue_buffer_bytes
+    levels = f"{device['min']} % / {device['max']} %"
     form = (
         "decimal fill levels (Junos OS Evolved: decimal64, 9 digits)"
-        if context.model.junos_flavour == "evo"
+        if model.junos_flavour == "evo"
         else "whole-percent fill levels (Junos OS QFX: uint32), rounded, at least 1"
     )
-    meant = f"{device['min_bytes_meant']} / {device['max_bytes_meant']}"
+    meant = f"{device['min_bytes_meant']} / {device['max_bytes_meant']} bytes"
     policy = f"{context.ecn['min_bytes']} / {context.ecn['max_bytes']}"
+    head = (
+        f"ECN thresholds are {form}: fill level {levels}. Juniper defines the fill level as a percentage "
+        f"of the total memory allocated to the queue, not of the chip buffer ({WRED_DROP_PROFILES})"
+    )
+    if basis != model.buffer_bytes:
+        return (
+            f"{head}. Basis: gpunet_switch_buffer.queue_buffer_bytes, {basis} bytes, set for this switch "
+            f"as the queue's allocation: the device marks from {meant} (policy {policy})."
+        )
+    share = model.buffer_bytes // model.ports
+    bound = f"{_fill_to_bytes(device['min'], share)} / {_fill_to_bytes(device['max'], share)} bytes"
+    if model.junos_flavour == "evo":
+        shared = (
+            "its dynamic share of the shared pool (per-queue alpha, buffer-dynamic-threshold: "
+            f"{BUFFER_DYNAMIC_THRESHOLD})"
+        )
+        dedicated = "the queue's part of its port's dedicated buffer"
+    else:
+        shared = "what it takes from the shared pool, which the switch allocates to ports as they need it"
+        dedicated = (
+            "the queue's dedicated buffer, the scheduler's buffer-size percent of its port's dedicated "
+            f"buffer ({BUFFER_SIZE_QFX}; gpunet renders no buffer-size, so the switch's default applies)"
+        )
     return (
-        f"ECN thresholds are {form} of {context.buffer.queue_buffer_bytes} bytes: fill level "
-        f"{device['min']} % / {device['max']} % is {meant} bytes against the policy's {policy}. Juniper's "
-        "YANG defines the fill level as the percentage the queue is full; no source in hand gives how much "
-        "memory a QFX queue may fill, so the basis is the model's documented buffer (Juniper buffer "
-        "table), an assumption: where the queue's share is smaller, the device marks earlier than these "
-        "bytes (set gpunet_switch_buffer.queue_buffer_bytes to the queue's share)."
+        f"{head}; no Juniper source in hand gives that allocation in bytes for the {model.name}, so the "
+        f"basis is the model's documented buffer, an assumption: {basis} bytes (Juniper, Understanding CoS "
+        f"Buffer Configuration, Table 1: {BUFFER_TABLE}), under "
+        f"which the device marks from {meant} (policy {policy}). Under the other bases the device marks "
+        f"earlier, at {levels} of the queue's allocation: (a) {dedicated}, within one port's equal part "
+        "of the dedicated pool (the same page: dedicated buffers are divided equally among the ports), "
+        f"so at most {model.buffer_bytes} / {model.ports} ports = {share} bytes: it marks from at most "
+        f"{bound}; (b) that plus {shared}: between (a) and {meant}, moving with the free shared "
+        "buffer. Once the queue's allocation is known, set gpunet_switch_buffer.queue_buffer_bytes to it."
     )
 
 
