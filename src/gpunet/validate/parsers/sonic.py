@@ -236,20 +236,45 @@ def _refuse_empty_table(
         raise ParseError(f"line {header_line}: the `{what}` table has a header but no port rows")
 
 
+# A `Lossless priorities` cell: pfc/main.py showPfcPrio (sonic-utilities 691b1bb) prints the
+# port's PORT_QOS_MAP `pfc_enable` (priorities joined by commas) or `N/A` where it has none;
+# tabulate's missingval leaves an empty cell.
+_LOSSLESS_CELL = re.compile(r"^(?:[0-7](?:,[0-7])*|N/A)$")
+
+
 def parse_show_pfc_priority(text: str) -> dict[str, Any]:
-    """{"interfaces": {port: [lossless priorities]}}; repeated tables are merged."""
+    """{"interfaces": {port: [lossless priorities]}}; repeated tables are merged.
+
+    A table runs from its header to the first blank line (tabulate prints none inside a table;
+    click.echo() prints one after it). Every line in it is a rule or a row `<port> [<cell>]`:
+    anything else (a row cut inside its port name or cell, a third cell) is an error naming the
+    line, never skipped; a port twice in one table is a duplicated capture."""
     interfaces: dict[str, list[int]] = {}
     seen_header = reading = False
-    for line in content_lines(text):
+    table: set[str] = set()
+    for number_, line in enumerate(content_lines(text), 1):
         if line.strip().startswith("Interface") and "Lossless priorities" in line:
             seen_header = reading = True
+            table = set()
             continue
         tokens = line.split()
-        if _is_other_header(tokens):
+        if not tokens or _is_other_header(tokens):
             reading = False
-        elif seen_header and reading and tokens and _PORT.match(tokens[0]):
-            priorities = tokens[1] if len(tokens) > 1 else ""
-            interfaces[tokens[0]] = [int(p) for p in priorities.split(",") if p.isdigit()]
+            continue
+        if not reading or is_rule(line):
+            continue
+        cell = tokens[1] if len(tokens) > 1 else ""
+        if not _PORT.fullmatch(tokens[0]) or len(tokens) > 2 or (cell and not _LOSSLESS_CELL.match(cell)):
+            raise ParseError(
+                f"line {number_}: expected '<port>  <lossless priorities 0-7, comma-separated, or N/A>' "
+                f"in the `Interface  Lossless priorities` table, got {line.strip()!r} (a cut or damaged row)"
+            )
+        if tokens[0] in table:
+            raise ParseError(
+                f"line {number_}: port {tokens[0]} listed twice in one table (duplicated capture)"
+            )
+        table.add(tokens[0])
+        interfaces[tokens[0]] = [int(p) for p in cell.split(",") if p.isdigit()]
     if not seen_header:
         raise ParseError("no 'Interface  Lossless priorities' table: not `show pfc priority` output")
     return {"interfaces": interfaces}
@@ -529,19 +554,55 @@ def _is_queue_port(name: str, known: dict[str, bool]) -> bool:
 
 
 def parse_show_ecn(text: str) -> dict[str, Any]:
-    """{"profiles": {name: {key: value}}} (WRED/ECN profiles; markdown bold markers dropped)."""
+    """{"profiles": {name: {key: value}}} (WRED/ECN profiles; markdown bold markers dropped).
+
+    ecnconfig `list()` (sonic-utilities 691b1bb scripts/ecnconfig) prints per profile
+    `Profile: <name>`, then `tabulate(config)`: a dashed rule, one `<field>  <value>` row per
+    field, a closing rule. A profile without its opening or closing rule (a capture cut inside it)
+    or a line between its rules that is not one field and one value: errors naming the line."""
     profiles: dict[str, dict[str, Any]] = {}
     current: dict[str, Any] | None = None
-    for line in content_lines(text):
+    state = "outside"  # "title": after `Profile:`, before its rule; "rows": between its rules
+    title_line = 0
+    for number_, line in enumerate(content_lines(text), 1):
         if match := _PROFILE.match(line.strip()):
+            if state != "outside":
+                raise ParseError(
+                    f"line {title_line}: profile table not closed by a dashed rule before line {number_} "
+                    "(a cut capture)"
+                )
             current = profiles.setdefault(match["name"].strip(), {})
+            state, title_line = "title", number_
             continue
         tokens = line.split()
-        if current is not None and len(tokens) == 2 and not is_rule(line):
-            key, value = tokens
-            current[key] = int(value) if value.isdigit() else value
+        if state == "title":
+            if not tokens:
+                continue
+            if not is_rule(line):
+                raise ParseError(
+                    f"line {number_}: expected the dashed rule of the profile on line {title_line}"
+                )
+            state = "rows"
+        elif state == "rows":
+            if is_rule(line):
+                state = "outside"
+            elif not tokens:  # tabulate prints no blank line inside a table
+                raise ParseError(
+                    f"line {title_line}: profile table not closed by a dashed rule before line {number_} "
+                    "(a cut capture)"
+                )
+            elif len(tokens) == 2 and current is not None:
+                key, value = tokens
+                current[key] = int(value) if value.isdigit() else value
+            else:
+                raise ParseError(
+                    f"line {number_}: expected '<field>  <value>' in the profile on line {title_line}, "
+                    f"got {line.strip()!r} (a cut or damaged row)"
+                )
     if not profiles:
         raise ParseError("no 'Profile:' block found: not `show ecn` output")
+    if state != "outside":
+        raise ParseError(f"line {title_line}: profile table not closed by a dashed rule (a cut capture)")
     return {"profiles": profiles}
 
 

@@ -45,7 +45,7 @@ import re
 from typing import Any
 
 from gpunet.validate.parsers.base import ParseError, content_lines
-from gpunet.validate.parsers.tables import number
+from gpunet.validate.parsers.tables import is_rule, number
 
 _NXOS_ROW = re.compile(
     r"^(?P<port>(Ethernet|Eth|port-channel)\S+)\s+(?P<mode>On|Off|Auto)\s+(?P<oper>On|Off)"
@@ -58,12 +58,28 @@ _JUNOS_INTERFACE = re.compile(
 _JUNOS_PRIORITY = re.compile(r"^\s*Priority\s*:\s*(?P<prio>\d)\s+(?P<rx>\d+)\s+(?P<tx>\d+)\s*$")
 
 
+# The first cell of a row of the NX-OS and EOS PFC tables: a row cut inside it still starts so.
+_NXOS_PORT_START = re.compile(r"^(Ethernet|Eth|port-channel)\S*")
+_EOS_PORT_START = re.compile(r"^(Et|Ethernet|Po)\S*")
+
+
 def parse_nxos_show_interface_pfc(text: str) -> dict[str, Any]:
     """`show interface priority-flow-control`:
-    {"interfaces": {port: {mode, oper, priorities, rx_pause, tx_pause}}}."""
+    {"interfaces": {port: {mode, oper, priorities, rx_pause, tx_pause}}}.
+
+    A line that starts with a port name but is not a whole row (cut before its counters, an
+    unreadable mode), a port twice, or the `Port Mode Oper(VL bmap) RxPPP TxPPP` header with no
+    row under it: errors naming the line."""
     interfaces: dict[str, Any] = {}
-    for line in content_lines(text):
-        if match := _NXOS_ROW.match(line.strip()):
+    header_line = 0
+    for number_, line in enumerate(content_lines(text), 1):
+        stripped = line.strip()
+        if stripped.startswith("Port") and "RxPPP" in stripped:
+            header_line = header_line or number_
+            continue
+        if match := _NXOS_ROW.match(stripped):
+            if match["port"] in interfaces:
+                raise ParseError(f"line {number_}: port {match['port']} listed twice (duplicated capture)")
             bitmap = int(match["bitmap"], 16) if match["bitmap"] else 0
             interfaces[match["port"]] = {
                 "mode": match["mode"],
@@ -72,7 +88,16 @@ def parse_nxos_show_interface_pfc(text: str) -> dict[str, Any]:
                 "rx_pause": int(match["rx"]),
                 "tx_pause": int(match["tx"]),
             }
+        elif _NXOS_PORT_START.match(stripped):
+            raise ParseError(
+                f"line {number_}: expected '<port> <Mode> <Oper> [(<VL bmap>)] <RxPPP> <TxPPP>', "
+                f"got {stripped!r} (a cut or damaged row)"
+            )
     if not interfaces:
+        if header_line:
+            raise ParseError(
+                f"line {header_line}: the `Port Mode Oper(VL bmap) RxPPP TxPPP` header has no rows"
+            )
         raise ParseError(
             "no 'Port Mode Oper(VL bmap) RxPPP TxPPP' rows: not NX-OS `show interface priority-flow-control`"
         )
@@ -80,36 +105,67 @@ def parse_nxos_show_interface_pfc(text: str) -> dict[str, Any]:
 
 
 def parse_eos_show_pfc_counters(text: str) -> dict[str, Any]:
-    """`show priority-flow-control counters`: {"interfaces": {port: {rx_pause, tx_pause}}}."""
+    """`show priority-flow-control counters`: {"interfaces": {port: {rx_pause, tx_pause}}}.
+
+    Under the `Port RxPfc TxPfc` header, a line that starts with a port name but is not a whole
+    row (a row cut before its TxPfc), a port twice, or no row at all: errors naming the line."""
     interfaces: dict[str, Any] = {}
-    seen_header = False
-    for line in content_lines(text):
-        if line.strip().startswith("Port") and "RxPfc" in line:
-            seen_header = True
-        elif seen_header and (match := _EOS_ROW.match(line.strip())):
+    header_line = 0
+    for number_, line in enumerate(content_lines(text), 1):
+        stripped = line.strip()
+        if stripped.startswith("Port") and "RxPfc" in line:
+            header_line = header_line or number_
+        elif header_line and (match := _EOS_ROW.match(stripped)):
+            if match["port"] in interfaces:
+                raise ParseError(f"line {number_}: port {match['port']} listed twice (duplicated capture)")
             interfaces[match["port"]] = {"rx_pause": number(match["rx"]), "tx_pause": number(match["tx"])}
-    if not seen_header:
+        elif header_line and _EOS_PORT_START.match(stripped):
+            raise ParseError(
+                f"line {number_}: expected '<port> <RxPfc> <TxPfc>', got {stripped!r} (a cut or damaged row)"
+            )
+    if not header_line:
         raise ParseError("no 'Port RxPfc TxPfc' header: not EOS `show priority-flow-control counters`")
+    if not interfaces:
+        raise ParseError(f"line {header_line}: the `Port RxPfc TxPfc` header has no rows")
     return {"interfaces": interfaces}
 
 
 def parse_cumulus_pfc_stats(text: str) -> dict[str, Any]:
-    """`nv show interface <swp> counters qos pfc-stats`: {"priorities": {prio: {rx_pause, tx_pause, ...}}}."""
+    """`nv show interface <swp> counters qos pfc-stats`: {"priorities": {prio: {rx_pause, tx_pause, ...}}}.
+
+    Under the `switch-priority ...` header and its dashed rule, every line is a row of one count
+    per column: a row with fewer or more cells (cut inside), a cell that is no count, a priority
+    twice, or no row at all: errors naming the line."""
     priorities: dict[str, Any] = {}
     header: list[str] = []
-    for line in content_lines(text):
+    header_line = 0
+    for number_, line in enumerate(content_lines(text), 1):
         tokens = line.split()
         if tokens[:1] == ["switch-priority"]:
+            if header:
+                raise ParseError(f"line {number_}: a second `switch-priority` header (duplicated capture)")
             header = [t.replace("-", "_") for t in tokens]
-        elif header and len(tokens) == len(header) and tokens[0].isdigit():
-            row = {key: number(value) for key, value in zip(header[1:], tokens[1:], strict=True)}
-            priorities[tokens[0]] = {
-                "rx_pause": row.get("rx_pause_frames"),
-                "tx_pause": row.get("tx_pause_frames"),
-                **row,
-            }
+            header_line = number_
+            continue
+        if not header or not tokens or is_rule(line):
+            continue
+        if len(tokens) != len(header) or not all(t.replace(",", "").isdigit() for t in tokens):
+            raise ParseError(
+                f"line {number_}: expected {len(header)} counts under the `switch-priority` header, "
+                f"got {line.strip()!r} (a cut or damaged row)"
+            )
+        if tokens[0] in priorities:
+            raise ParseError(f"line {number_}: switch priority {tokens[0]} listed twice (duplicated capture)")
+        row = {key: number(value) for key, value in zip(header[1:], tokens[1:], strict=True)}
+        priorities[tokens[0]] = {
+            "rx_pause": row.get("rx_pause_frames"),
+            "tx_pause": row.get("tx_pause_frames"),
+            **row,
+        }
     if not header:
         raise ParseError("no 'switch-priority rx-pause-frames ...' header: not `nv show ... pfc-stats`")
+    if not priorities:
+        raise ParseError(f"line {header_line}: the `switch-priority` header has no rows")
     return {"priorities": priorities}
 
 

@@ -1,0 +1,228 @@
+"""Issue 29's rule for the switch PFC/ECN text tables the earlier rounds left out: a capture is
+read completely and right, or refused naming the line. Recorded output in the published layouts
+(our own values): NX-OS `show interface priority-flow-control` and EOS `show priority-flow-control
+counters` as docs/switch-show-commands.md models them, Cumulus `nv show interface <swp> counters
+qos pfc-stats`, SONiC `show pfc priority` (sonic-utilities 691b1bb pfc/main.py showPfcPrio: a
+tabulate table, `N/A` where a port has no `pfc_enable`) and `show ecn` (scripts/ecnconfig
+`list()`: `Profile: <name>` and a headerless tabulate table between two dashed rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpunet.validate.parsers import PARSERS
+from gpunet.validate.parsers.base import ParseError
+
+NXOS = """
+slot  1
+=======
+
+============================================================
+Port               Mode Oper(VL bmap)  RxPPP      TxPPP
+============================================================
+
+Ethernet1/1        On   On  (18)       2048       91
+Ethernet1/2        Auto Off            0          0
+Ethernet1/3        On   On  (8)        7          0
+"""
+
+EOS = """Port                 RxPfc       TxPfc
+Et1/1                 3,210          12
+Et2/1                    0           0
+Et3/1                   44           5
+"""
+
+CUMULUS = """switch-priority  rx-pause-frames  rx-pause-duration  tx-pause-frames  tx-pause-duration
+---------------  ---------------  -----------------  ---------------  -----------------
+0                0                0                  0                0
+3                911              40                 17               2
+4                5                1                  0                0
+"""
+
+PFC_PRIORITY = """
+Interface    Lossless priorities
+-----------  ---------------------
+Ethernet0    3,4
+Ethernet4    N/A
+Ethernet8
+Ethernet12   3
+
+"""
+
+ECN = """Profile: AZURE_LOSSLESS
+-----------------------  -------
+red_max_threshold        3145728
+ecn                      ecn_all
+green_min_threshold      524288
+wred_green_enable        true
+-----------------------  -------
+
+Profile: lossy_wred
+-----------------  ------
+green_max_threshold  65536
+-----------------  ------
+
+"""
+
+
+def _lines(text: str, drop: int) -> str:
+    """The capture without its last `drop` lines (cut at a line's end)."""
+    return "\n".join(text.rstrip("\n").splitlines()[:-drop]) + "\n"
+
+
+def _replace(text: str, old: str, new: str) -> str:
+    assert old in text, old  # a case that changed nothing would test nothing
+    return text.replace(old, new, 1)
+
+
+READS = [
+    ("nxos", "nxos-show-interface-pfc", NXOS, ("interfaces", "Ethernet1/1", "priorities"), [3, 4]),
+    ("nxos-off", "nxos-show-interface-pfc", NXOS, ("interfaces", "Ethernet1/2", "oper"), "Off"),
+    ("nxos-count", "nxos-show-interface-pfc", NXOS, ("interfaces", "Ethernet1/3", "rx_pause"), 7),
+    ("eos-commas", "eos-show-pfc-counters", EOS, ("interfaces", "Et1/1", "rx_pause"), 3210),
+    ("eos-last", "eos-show-pfc-counters", EOS, ("interfaces", "Et3/1", "tx_pause"), 5),
+    ("cumulus", "cumulus-nv-show-pfc-stats", CUMULUS, ("priorities", "3", "rx_pause"), 911),
+    ("cumulus-duration", "cumulus-nv-show-pfc-stats", CUMULUS, ("priorities", "4", "rx_pause_duration"), 1),
+    ("pfc-priority", "sonic-show-pfc-priority", PFC_PRIORITY, ("interfaces", "Ethernet0"), [3, 4]),
+    ("pfc-priority-n/a", "sonic-show-pfc-priority", PFC_PRIORITY, ("interfaces", "Ethernet4"), []),
+    ("pfc-priority-empty-cell", "sonic-show-pfc-priority", PFC_PRIORITY, ("interfaces", "Ethernet8"), []),
+    ("pfc-priority-last", "sonic-show-pfc-priority", PFC_PRIORITY, ("interfaces", "Ethernet12"), [3]),
+    ("ecn", "sonic-show-ecn", ECN, ("profiles", "AZURE_LOSSLESS", "red_max_threshold"), 3145728),
+    ("ecn-second", "sonic-show-ecn", ECN, ("profiles", "lossy_wred"), {"green_max_threshold": 65536}),
+]
+
+
+@pytest.mark.parametrize(("case", "tool", "text", "path", "expected"), READS, ids=[c[0] for c in READS])
+def test_switch_pfc_tables_are_read(
+    case: str, tool: str, text: str, path: tuple[str, ...], expected: Any
+) -> None:
+    value: Any = PARSERS[tool](text)
+    for key in path:
+        value = value[key]
+    assert value == expected
+
+
+REFUSALS = [
+    # NX-OS: a row cut before its TxPPP, inside its Oper cell, a port twice, no rows under the header.
+    (
+        "nxos-cut-counter",
+        "nxos-show-interface-pfc",
+        _lines(NXOS, 1) + "Ethernet1/3        On   On  (8)        7\n",
+        "line 11",
+    ),
+    (
+        "nxos-cut-oper",
+        "nxos-show-interface-pfc",
+        _replace(NXOS, "Auto Off            0          0", "Auto O"),
+        "line 10",
+    ),
+    (
+        "nxos-twice",
+        "nxos-show-interface-pfc",
+        NXOS + "Ethernet1/1        On   On  (18)       2048       91\n",
+        "twice",
+    ),
+    ("nxos-header-only", "nxos-show-interface-pfc", _lines(NXOS, 3), "line 6: the `Port Mode"),
+    # EOS: a row cut before TxPfc, a damaged count, a port twice, no rows.
+    ("eos-cut", "eos-show-pfc-counters", _lines(EOS, 1) + "Et3/1                   44\n", "line 4"),
+    (
+        "eos-damaged-count",
+        "eos-show-pfc-counters",
+        _replace(EOS, "   0           0", "   0           0x"),
+        "line 3",
+    ),
+    ("eos-twice", "eos-show-pfc-counters", EOS + "Et1/1                 3,210          12\n", "twice"),
+    (
+        "eos-header-only",
+        "eos-show-pfc-counters",
+        _lines(EOS, 3),
+        "line 1: the `Port RxPfc TxPfc` header has no rows",
+    ),
+    # Cumulus: a row cut inside, a non-count cell, a priority twice, no rows, a second header.
+    (
+        "cumulus-cut",
+        "cumulus-nv-show-pfc-stats",
+        _lines(CUMULUS, 1) + "4                5                1\n",
+        "line 5",
+    ),
+    (
+        "cumulus-word",
+        "cumulus-nv-show-pfc-stats",
+        _replace(CUMULUS, "17               2", "17               n/a"),
+        "line 4",
+    ),
+    (
+        "cumulus-twice",
+        "cumulus-nv-show-pfc-stats",
+        CUMULUS + "3                911              40                 17               2\n",
+        "twice",
+    ),
+    (
+        "cumulus-header-only",
+        "cumulus-nv-show-pfc-stats",
+        _lines(CUMULUS, 3),
+        "line 1: the `switch-priority` header has no rows",
+    ),
+    ("cumulus-doubled", "cumulus-nv-show-pfc-stats", CUMULUS + CUMULUS, "second `switch-priority` header"),
+    # SONiC show pfc priority: a cell cut after a comma, a port name cut, a third cell, a port twice.
+    (
+        "pfc-priority-cut-cell",
+        "sonic-show-pfc-priority",
+        _replace(PFC_PRIORITY, "Ethernet0    3,4", "Ethernet0    3,"),
+        "line 4",
+    ),
+    (
+        "pfc-priority-cut-port",
+        "sonic-show-pfc-priority",
+        _replace(PFC_PRIORITY, "Ethernet12   3", "Etherne"),
+        "line 7",
+    ),
+    (
+        "pfc-priority-third-cell",
+        "sonic-show-pfc-priority",
+        _replace(PFC_PRIORITY, "Ethernet12   3", "Ethernet12   3 4"),
+        "line 7",
+    ),
+    (
+        "pfc-priority-no-priority",
+        "sonic-show-pfc-priority",
+        _replace(PFC_PRIORITY, "Ethernet12   3", "Ethernet12   9"),
+        "line 7",
+    ),
+    (
+        "pfc-priority-twice",
+        "sonic-show-pfc-priority",
+        _replace(PFC_PRIORITY, "Ethernet12   3", "Ethernet0    3"),
+        "line 7: port Ethernet0 listed twice",
+    ),
+    # SONiC show ecn: a field cut before its value, a profile cut before its closing rule (at
+    # the capture's end, or with the next profile's title after it), a title with no table.
+    (
+        "ecn-cut-value",
+        "sonic-show-ecn",
+        _replace(ECN, "green_min_threshold      524288", "green_min_threshold"),
+        "line 5",
+    ),
+    ("ecn-cut-end", "sonic-show-ecn", _lines(ECN, 1), "line 9: profile table not closed"),
+    (
+        "ecn-cut-before-next",
+        "sonic-show-ecn",
+        _replace(ECN, "-----------------------  -------\n\nProfile", "\nProfile"),
+        "line 1: profile table not closed",
+    ),
+    (
+        "ecn-no-table",
+        "sonic-show-ecn",
+        "Profile: AZURE_LOSSLESS\nred_max_threshold  3145728\n",
+        "line 2: expected the dashed rule",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "tool", "text", "reason"), REFUSALS, ids=[c[0] for c in REFUSALS])
+def test_switch_pfc_table_damage_is_refused(case: str, tool: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError) as refused:
+        PARSERS[tool](text)
+    assert reason in str(refused.value)
