@@ -33,6 +33,9 @@ def host_commands(nics: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
     for nic in nics:
         commands.append({"file": f"mlnx_qos.{nic['netdev']}", "argv": ["mlnx_qos", "-i", nic["netdev"]]})
+        # The netdev's live MTU (iproute2's JSON; the link_qos check compares it with the leaf port's).
+        ip_link = ["ip", "-j", "link", "show", "dev", nic["netdev"]]
+        commands.append({"file": f"ip-link-json.{nic['netdev']}", "argv": ip_link})
         sysfs = f"/sys/class/infiniband/{nic['name']}/tc/1/traffic_class"
         commands.append({"file": f"traffic-class.{nic['name']}", "argv": ["cat", sysfs]})
         commands.append(

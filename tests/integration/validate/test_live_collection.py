@@ -75,6 +75,7 @@ def test_collects_through_ansible_runner_and_judges(tmp_path: Path) -> None:
         ["ibstat.txt", "ibv_devinfo.txt", "nvidia-smi-q.txt", "nvidia-smi-topo.txt", "chronyc-tracking.txt",
          "nft-ruleset.txt", "nccl-conf.txt", "lsmod.txt", "lspci-acs.txt", "lldpctl-json.txt",
          "mlnx_qos.rail0.txt", "mlnx_qos.rail1.txt", "traffic-class.mlx5_0.txt", "traffic-class.mlx5_1.txt",
+         "ip-link-json.rail0.txt", "ip-link-json.rail1.txt",
          "roce-gids.mlx5_0.txt", "roce-gids.mlx5_1.txt",
          "mstconfig-lldp.mlx5_0.txt", "mstconfig-lldp.mlx5_1.txt"]
     )  # fmt: skip

@@ -33,7 +33,7 @@ def nics(host_number: int, rails: int = 2) -> list[dict[str, Any]]:
 def test_every_host_command_saves_a_file_gpunet_can_parse() -> None:
     commands = host_commands(nics(1))
     stems = [command["file"] for command in commands]
-    assert len(stems) == 10 + 2 * 4 and len(set(stems)) == len(stems)
+    assert len(stems) == 10 + 2 * 5 and len(set(stems)) == len(stems)
     assert {"file": "lldpctl-json", "argv": ["lldpctl", "-f", "json"]} in commands
     assert {stem.split(".")[0] for stem in stems} <= set(PARSERS)
     assert {"file": "mlnx_qos.rail1", "argv": ["mlnx_qos", "-i", "rail1"]} in commands
@@ -255,3 +255,11 @@ def test_every_nic_gets_an_mstconfig_lldp_capture() -> None:
         "mstconfig-lldp.mlx5_1",
     ]
     assert commands["mstconfig-lldp.mlx5_1"] == ["sh", "-c", MSTCONFIG_LLDP_SCRIPT, "sh", "mlx5_1"]
+
+
+def test_every_netdev_gets_an_ip_link_capture() -> None:
+    commands = {command["file"]: command["argv"] for command in host_commands(nics(1))}
+    assert {file: argv for file, argv in commands.items() if file.startswith("ip-link-json.")} == {
+        "ip-link-json.rail0": ["ip", "-j", "link", "show", "dev", "rail0"],
+        "ip-link-json.rail1": ["ip", "-j", "link", "show", "dev", "rail1"],
+    }

@@ -290,6 +290,8 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
     # mstconfig query (test_mstconfig_parser.py has the layouts); the capture is read the same way.
     ("mstconfig-query", MSTCONFIG, "devices.0.parameters.LLDP_NB_RX_MODE_P1.next_boot", "ALL(2)"),
     ("mstconfig-lldp", MSTCONFIG, "devices.0.device", "0000:c1:00.0"),
+    # iproute2's JSON (test_ip_link_parser.py has the layouts).
+    ("ip-link-json", '[{"ifindex":6,"ifname":"enp24s0np0","mtu":9000}]\n', "links.0.mtu", 9000),
     ("nccl-tests", NCCL_OLD, "format", "old"),
     ("nccl-tests", NCCL_OLD, "rows.1.in_place.busbw_gbs", 173.21),
     ("nccl-tests", NCCL_OLD, "avg_busbw_gbs", 171.518),
@@ -449,6 +451,7 @@ UNPARSEABLE = [
     ("nvidia-smi-q", "bash: nvidia-smi: command not found\n"),
     ("chronyc-tracking", "506 Cannot talk to daemon\n"),
     ("mlnx_qos", "bash: mlnx_qos: command not found\n"),
+    ("ip-link-json", 'Device "enp24s0np0" does not exist.\n'),
     ("iperf3", "iperf3: error - unable to connect to server\n"),
     ("nft-ruleset", "Error: Could not process rule: Operation not permitted\n"),
     ("lspci-acs", "pcilib: Cannot open /proc/bus/pci\n"),

@@ -28,6 +28,7 @@ from gpunet.validate.parsers.host_files import (
 )
 from gpunet.validate.parsers.ibstat import parse_ibstat
 from gpunet.validate.parsers.ibv_devinfo import parse_ibv_devinfo
+from gpunet.validate.parsers.ip_link import parse_ip_link_json
 from gpunet.validate.parsers.iperf3 import parse_iperf3
 from gpunet.validate.parsers.lldp_switch import (
     parse_eos_lldp_neighbors_detail_json,
@@ -99,6 +100,9 @@ PARSERS: dict[str, Parser] = {
     # NIC's LLDP_NB_* parameters (collect_plan.MSTCONFIG_LLDP_SCRIPT), read by the cabling check.
     "mstconfig-query": parse_mstconfig_query,
     "mstconfig-lldp": parse_mstconfig_query,
+    # iproute2's `ip -j link show`; `ip-link-json.<netdev>` is verify_host's capture of one RDMA
+    # netdev (its MTU, read by the link_qos check).
+    "ip-link-json": parse_ip_link_json,
     # The switch OSes' own LLDP commands, reduced to lldpctl-json's neighbour records.
     "eos-show-lldp-neighbors-detail-json": parse_eos_lldp_neighbors_detail_json,
     "nxos-show-lldp-neighbors-detail-json": parse_nxos_lldp_neighbors_detail_json,
