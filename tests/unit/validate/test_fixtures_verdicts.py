@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -86,9 +87,9 @@ def test_every_report_format(tmp_path: Path, fixture: str, report_format: str) -
     elif report_format == "html":
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in text and "<script" not in text
-        svg = text[text.index("<svg") : text.index("</svg>") + 6]
-        # The pair view: one cell per NIC, 4 hosts x 8 rails.
-        assert len(ET.fromstring(svg).findall(".//{http://www.w3.org/2000/svg}rect")) == 32
+        view = text[text.index('<div class="pv">') : text.index("<h2>Fabric</h2>")]
+        # The pair view: one cell per NIC, 4 hosts x 8 rails, each naming its host and NIC.
+        assert len(re.findall(r'<[ia] [^>]*title="gpu0\d mlx5_\d: ', view)) == 32
     elif report_format == "markdown":
         assert text.startswith("## gpunet-validate") and f"exit code {expected_code}" in text
     else:

@@ -7,12 +7,13 @@ a fabric view of the leaves and the other switches with the ones whose ports or 
 marked; with the cabling check, its links per rail and each problem under its switch port. With
 the incast checks, their evidence per rail comes right after the summary (report/incast_view.py). Every
 result as a row made 13 MB at 512 hosts; the page now grows with the problems, and
-the pair view by one small cell per NIC, and it fits 1,400 px without horizontal scrolling.
+the pair view by one small cell per NIC (an empty element the browser places, about 38 bytes:
+see pair_view), and it fits 1,400 px without horizontal scrolling. No SVG and no script.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from html import escape as html_escape
 
 from gpunet.validate.checks.traffic import PairMeasurement
@@ -53,6 +54,16 @@ table.counts {{ width: auto; }} table.counts td.n {{ text-align: right; }}
   vertical-align: middle; }}
 h2 {{ margin-top: 1.4em; }} .note {{ font-size: 0.85em; color: #555; }}
 :target {{ outline: 3px solid #1060d0; }}
+.pv {{ font-size: var(--label); line-height: var(--cell); }}
+.pv p {{ margin: 0.6em 0 0.2em {RAIL_LABEL}px; font-size: 10px; line-height: 1.2; }}
+.pv div {{ display: flex; height: var(--cell); }}
+.pv span {{ flex: none; width: {RAIL_LABEL}px; white-space: nowrap; }}
+.pv i, .pv a {{ flex: none; width: calc(var(--cell) - 1px); height: calc(var(--cell) - 1px);
+  margin-right: 1px; }}
+.sw {{ display: flex; flex-wrap: wrap; }}
+.sw i {{ width: calc(var(--size) - 2px); height: calc(var(--size) - 2px); margin: 0 2px 2px 0;
+  background: #7cbf7c; }}
+.sw i.bad {{ background: #c02020; }}
 """
 
 
@@ -62,11 +73,12 @@ def render_html(verdict: Verdict) -> str:
     threshold = verdict.manifest.thresholds.perftest_min_fraction
     top, rest = _split_problems(problems)
     anchored: set[str] = set()
+    pair_css, pair_cells = pair_view(verdict.pairs, verdict.manifest, threshold)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>gpunet-validate {escape(verdict.manifest.fabric)}</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{_CSS}{pair_css}\n</style></head><body>",
         f"<h1>gpunet-validate: fabric {escape(verdict.manifest.fabric)}</h1>",
         f"<p><strong>{escape(summary_line(results))}</strong> (exit code {exit_code(results)})</p>",
         _incast_section(verdict),
@@ -77,7 +89,7 @@ def render_html(verdict: Verdict) -> str:
         _counts_table(results),
         "<h2>Pair bandwidth per NIC</h2>",
         _legend(threshold),
-        pair_view_svg(verdict.pairs, verdict.manifest, threshold),
+        pair_cells,
         "<h2>Fabric</h2>",
         _fabric_view(problems, verdict.manifest),
         cabling_section(results, verdict.manifest, escape),
@@ -199,43 +211,52 @@ def worst_share_per_nic(
     return {key: min(shares[key]) if shares.get(key) else None for key in scheduled}
 
 
-def pair_view_svg(pairs: list[PairMeasurement], manifest: Manifest, threshold: float) -> str:
+def pair_view(pairs: list[PairMeasurement], manifest: Manifest, threshold: float) -> tuple[str, str]:
+    """(CSS rules for the page's head, markup): the pair view as HTML blocks, one `<i>` per NIC.
+
+    At 16,384 hosts the view is 131,072 cells, nearly the whole page. An SVG `<rect>` with its
+    position, size, fill and `<title>` was 114 bytes a cell (15 MiB a page). Here the browser places
+    the cells (a flex row per rail and band), one CSS rule gives their size, a class per colour in
+    use their fill (none for the most common colour), and the hover title names host, NIC and the
+    share of line rate (the legend says so): about 38 bytes a cell. Failing cells are `<a>`s to their
+    problem row."""
     if not pairs:
-        return "<p>No pair tests were scheduled.</p>"
+        return "", "<p>No pair tests were scheduled.</p>"
     worst = worst_share_per_nic(pairs, manifest)
     rails = _rails(manifest)  # once: it walks every NIC of the fabric (was once per host)
     hosts = [name for name in manifest.hosts if any((name, rail) in worst for rail in rails)]
     cell = max(8, min(28, (VIEW_WIDTH - RAIL_LABEL) // max(1, len(hosts))))
     per_band = max(1, (VIEW_WIDTH - RAIL_LABEL) // cell)
     bands = [hosts[i : i + per_band] for i in range(0, len(hosts), per_band)]
-    band_height = 16 + cell * len(rails) + 6
     nic_names = {(h, n.rail): n.name for h in hosts for n in manifest.hosts[h].nics}
-    svg = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{RAIL_LABEL + per_band * cell}" '
-        f'height="{band_height * len(bands)}" role="img" aria-label="pair bandwidth per NIC" '
-        'font-size="10" font-family="sans-serif">'
+    fills = {(h, rail): _colour(worst.get((h, rail)), threshold) for h in hosts for rail in rails}
+    # The most common colour is the cells' own background; each other colour gets a class.
+    in_use = Counter(fills.values()).most_common()
+    classes = {fill: f"k{index}" for index, (fill, _) in enumerate(in_use) if index}
+    css = [
+        f".pv {{ width: {RAIL_LABEL + per_band * cell}px; --cell: {cell}px; --label: {min(10, cell)}px; }}",
+        f".pv i, .pv a {{ background: {in_use[0][0]}; }}",
+        *(f".pv .{name} {{ background: {fill}; }}" for fill, name in classes.items()),
     ]
-    for band_index, band in enumerate(bands):
-        top = band_index * band_height
-        svg.append(f'<text x="{RAIL_LABEL}" y="{top + 11}">{escape(band[0])} .. {escape(band[-1])}</text>')
-        for row, rail in enumerate(rails):
-            y = top + 16 + row * cell
-            svg.append(f'<text x="0" y="{y + cell * 0.75:.0f}">rail {rail}</text>')
-            for column, host in enumerate(band):
+    html = ['<div class="pv">']
+    for band in bands:
+        html.append(f"<p>{escape(band[0])} .. {escape(band[-1])}</p>")
+        for rail in rails:
+            row = [f"<div><span>rail {rail}</span>"]
+            for host in band:
                 share = worst.get((host, rail))
-                x = RAIL_LABEL + column * cell
                 nic = nic_names.get((host, rail), f"rail{rail}")
-                label = "not measured" if share is None else f"{share * 100:.0f}% of line rate"
-                fill = _colour(share, threshold)
-                rect = (
-                    f'<rect x="{x}" y="{y}" width="{cell - 1}" height="{cell - 1}" fill="{fill}">'
-                    f"<title>{escape(host)} {escape(nic)}: {label}</title></rect>"
-                )
+                label = "not measured" if share is None else f"{share * 100:.0f}%"
+                name = classes.get(fills[(host, rail)])
+                attributes = f' class={name} title="' if name else ' title="'
+                attributes += f'{escape(host)} {escape(nic)}: {label}"'
                 if share is not None and share < threshold:
-                    rect = f'<a href="#{nic_anchor(host, nic)}">{rect}</a>'
-                svg.append(rect)
-    svg.append("</svg>")
-    return "\n".join(svg)
+                    row.append(f'<a href="#{nic_anchor(host, nic)}"{attributes}></a>')
+                else:
+                    row.append(f"<i{attributes}></i>")
+            html.append("".join(row) + "</div>")
+    html.append("</div>")
+    return "\n".join(css), "\n".join(html)
 
 
 def _rails(manifest: Manifest) -> list[int]:
@@ -252,7 +273,7 @@ def _legend(threshold: float) -> str:
         f"as a share of line rate; pass threshold {threshold * 100:.0f}%.{swatches}"
         f'<span style="background:{_colour(1.0, threshold)}"></span>line rate'
         f'<span style="background:{_colour(None, threshold)}"></span>not measured. '
-        "Failing cells link to their problem row; hover a cell for its host and NIC.</p>"
+        "Failing cells link to their problem row; hover a cell for its host, NIC and share.</p>"
     )
 
 
@@ -294,21 +315,14 @@ def _fabric_view(problems: list[Result], manifest: Manifest) -> str:
 
 
 def _switch_squares(names: list[str], failing_ports: dict[str, set[str]]) -> str:
+    """One square per switch, placed by the browser like the pair view's cells (was an SVG
+    `<rect>` each)."""
     size = max(8, min(24, VIEW_WIDTH // max(1, len(names))))
     per_row = VIEW_WIDTH // size
-    rows = (len(names) + per_row - 1) // per_row
-    svg = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{min(len(names), per_row) * size}" '
-        f'height="{rows * size}" role="img" aria-label="switches">'
-    ]
-    for index, name in enumerate(names):
-        x, y = (index % per_row) * size, (index // per_row) * size
+    squares = []
+    for name in names:
         ports = failing_ports.get(name)
-        fill = "#c02020" if ports else "#7cbf7c"
-        title = f"{name}: " + (", ".join(sorted(ports)) if ports else "no problems")
-        svg.append(
-            f'<rect x="{x}" y="{y}" width="{size - 2}" height="{size - 2}" fill="{fill}">'
-            f"<title>{escape(title)}</title></rect>"
-        )
-    svg.append("</svg>")
-    return "\n".join(svg)
+        title = escape(f"{name}: " + (", ".join(sorted(ports)) if ports else "no problems"))
+        squares.append(f'<i class=bad title="{title}"></i>' if ports else f'<i title="{title}"></i>')
+    style = f"--size:{size}px;width:{min(len(names), per_row) * size}px"
+    return f'<div class="sw" style="{style}">' + "".join(squares) + "</div>"
