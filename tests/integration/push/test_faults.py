@@ -7,6 +7,7 @@ report says, and nothing of the push may be left on it."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from types import SimpleNamespace
 
@@ -76,6 +77,16 @@ CASES = [
     ("sonic", {"slow_at": COMMIT["sonic"]}, "rolled back", "previous"),
     # The link goes while SONiC's patch still runs, and it lands after a rollback sent at once.
     ("sonic", {"slow_at": COMMIT["sonic"], "slow_s": 6.0, "cut_while_slow": True}, "rolled back", "previous"),
+    # Junos: a `commit confirmed` slower than the push waits lands with its timer, as EOS's.
+    ("junos", {"slow_at": COMMIT["junos"]}, TIMER, "previous"),
+    # The confirm refused (`configuration database locked by ...`, NVUE `Config apply is in
+    # progress`): the commit stays live and unconfirmed until the OS's timer takes it back.
+    ("cumulus", {"refuse": CONFIRM["cumulus"]}, TIMER, "intent until the timer"),
+    ("junos", {"refuse": CONFIRM["junos"]}, TIMER, "intent until the timer"),
+    # The save refused (`% Permission denied (bootflash full)`): confirmed and live, not saved,
+    # and no checkpoint, session or patch file left. Cumulus's rows, per release (auto save), are
+    # in test_cumulus_autosave.py; a Junos commit is its save.
+    *[(p, {"refuse": SAVE[p]}, "live unsaved", "intent unsaved") for p in ("nxos", "eos", "sonic")],
 ]
 
 
@@ -106,7 +117,17 @@ def test_a_fault_is_reported_as_what_the_switch_holds(fleet, start, backups, pla
     fired = "slow" if "slow_at" in fault else "refused" if "refuse" in fault else "session-dropped"
     assert fired in fleet.call(lambda: [e["event"] for e in target.sim.state.history])
     slow_s = fault.get("slow_s", SLOW_S)
-    if end == "previous at once":  # taken back before the push returned, not by the OS's timer
+    if end == "intent until the timer":  # live and unconfirmed as reported, then taken back
+        assert missing_from(running(fleet, target), target.intended, platform) == []
+        assert fleet.call(lambda: target.sim.state.pending_confirm)
+        wait_for(lambda: running(fleet, target) == before, CONFIRM_S + 5)
+        assert running(fleet, target) == before
+        assert startup(fleet, target) == saved
+    elif end == "intent unsaved":  # confirmed, so no timer takes it back; the startup config is the old one
+        assert not fleet.call(lambda: target.sim.state.pending_confirm)
+        assert missing_from(running(fleet, target), target.intended, platform) == []
+        assert startup(fleet, target) == saved
+    elif end == "previous at once":  # taken back before the push returned, not by the OS's timer
         assert running(fleet, target) == before
         assert not fleet.call(lambda: target.sim.state.pending_confirm)
         assert startup(fleet, target) == saved
@@ -241,4 +262,41 @@ def test_a_lost_confirm_is_settled_from_the_switch_before_its_timer(
     if platform != "junos":  # a Junos commit is its saved config
         assert missing_from(startup(fleet, target), target.intended, platform) == []
         assert startup(fleet, target) != saved
+    assert leftovers(fleet, target) == {}
+
+
+@pytest.mark.parametrize("platform", list(READ))
+def test_two_pushes_at_once_to_one_switch_one_is_refused_before_any_change(fleet, start, backups, platform):
+    """Two pushes started in the same instant (two playbook runs on one controller): they used to
+    share the second-resolution tag, session, checkpoint and patch file, and EOS and Cumulus ended
+    with neither config. The per-switch lock lets one through; the other is refused before it logs
+    in, says so, and changes nothing; the switch ends with the intent, saved, and nothing left."""
+    target = start(platform)
+    ready = threading.Barrier(2)
+    outcomes: list[tuple[str, str]] = []
+
+    def one_push() -> None:
+        ready.wait()
+        try:
+            push_switch(
+                target.switch, target.intended, connection(), check_mode=False, backup_root=backups,
+                options=OPTIONS,
+            )  # fmt: skip
+            outcomes.append((SAVED, "returned"))
+        except PushError as error:
+            outcomes.append((error.config_state, str(error)))
+
+    pushes = [threading.Thread(target=one_push) for _ in range(2)]
+    for push in pushes:
+        push.start()
+    for push in pushes:
+        push.join(120)
+    assert sorted(state for state, _ in outcomes) == sorted([SAVED, "unchanged"]), outcomes
+    refused = next(message for state, message in outcomes if state == "unchanged")
+    assert "another push to this switch is running" in refused
+    assert len(list((backups / target.switch.name).glob("*.cfg"))) == 1  # only one read the switch
+    assert not fleet.call(lambda: target.sim.state.pending_confirm)
+    assert missing_from(running(fleet, target), target.intended, platform) == []
+    if platform != "junos":  # a Junos commit is its saved config
+        assert missing_from(startup(fleet, target), target.intended, platform) == []
     assert leftovers(fleet, target) == {}

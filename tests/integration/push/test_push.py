@@ -153,53 +153,5 @@ def test_host_key_is_checked_against_known_hosts(fleet, start, backups, tmp_path
     assert result.changed
 
 
-# The command each OS confirms or saves with (what `refuse` makes the simulator refuse).
-CONFIRM_COMMAND = {
-    "eos": r"^configure session \S+ commit$",
-    "cumulus": r"^nv config apply --confirm-yes",
-    "junos": r"^commit$",
-}
-SAVE_COMMAND = {
-    "nxos": r"^copy running-config startup-config$",
-    "eos": r"^write memory$",
-    "cumulus": r"^nv config save$",
-    "sonic": r"config save -y$",
-}
-
-
 def startup(fleet, target):
     return fleet.call(lambda: copy.deepcopy(target.sim.state.startup))
-
-
-# EOS aborts its pending session after a refused confirm (rolled back at once): the fault table's row.
-@pytest.mark.parametrize("platform", [p for p in CONFIRM_COMMAND if p != "eos"])
-def test_a_refused_confirm_is_reported_as_rolling_back_at_its_time(fleet, start, backups, platform):
-    """The commit is live and unconfirmed: the report names when the OS takes it back, and the
-    switch holds the intent until then and the old config after."""
-    target = start(platform, refuse=CONFIRM_COMMAND[platform])
-    before = running(fleet, target)
-    with pytest.raises(PushError) as caught:
-        push(target, backups)
-    assert re.fullmatch(r"rolling back by itself at \d\d:\d\d:\d\d UTC", caught.value.config_state)
-    assert "refused" in events(fleet, target)
-    assert missing_from(running(fleet, target), target.intended, platform) == []  # live until then
-    deadline = time.monotonic() + CONFIRM_S + 5
-    while running(fleet, target) != before and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert running(fleet, target) == before
-
-
-# Cumulus from 5.9 saves at the apply by itself (auto save), so a refused `nv config save` there
-# leaves the intent saved: its rows, per release, are in test_cumulus_autosave.py.
-@pytest.mark.parametrize("platform", [p for p in SAVE_COMMAND if p != "cumulus"])
-def test_a_refused_save_is_reported_live_unsaved_and_leaves_no_checkpoint(fleet, start, backups, platform):
-    target = start(platform, refuse=SAVE_COMMAND[platform])
-    saved = startup(fleet, target)
-    with pytest.raises(PushError) as caught:
-        push(target, backups)
-    assert caught.value.config_state == "live unsaved"
-    assert "refused" in events(fleet, target)
-    time.sleep(CONFIRM_S + 1)  # nothing rolls it back: it was confirmed
-    assert missing_from(running(fleet, target), target.intended, platform) == []
-    assert startup(fleet, target) == saved
-    assert fleet.call(lambda: dict(target.sim.state.checkpoints)) == {}
