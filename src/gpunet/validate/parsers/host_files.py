@@ -18,7 +18,12 @@ _LSPCI_DEVICE = re.compile(
 )
 _ACS_CONTROL = re.compile(r"^\s+ACSCtl:\s*(?P<flags>.+)$")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-_LSMOD_ROW = re.compile(r"^(?P<module>[A-Za-z0-9_]+)\s+\d+\s+\d+")
+# pciutils ls-ecaps.c cap_acs: `ACSCtl:\tSrcValid%c TransBlk%c ReqRedir%c CmpltRedir%c UpstreamFwd%c
+# EgressCtrl%c DirectTrans%c`, each flag followed by + or -.
+_ACS_FLAGS = frozenset(
+    {"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl", "DirectTrans"}
+)
+_LSMOD_ROW = re.compile(r"^(?P<module>[A-Za-z0-9_]+)\s+\d+\s+(?:\d+|-)(?:\s.*)?$")
 
 
 def parse_nccl_conf(text: str) -> dict[str, Any]:
@@ -53,12 +58,19 @@ def parse_lspci_acs(text: str) -> dict[str, Any]:
     seen_device = False
     # A device line starts with its address (a hex digit); the capability lines are indented, and
     # only ACSCtl is read: the cheap tests come first (a whole lspci -vvv is 50-100 lines a device).
-    for line in content_lines(text):
+    for number_, line in enumerate(content_lines(text), 1):
         if line[:1] in _HEX_DIGITS and (match := _LSPCI_DEVICE.match(line)):
             current = {"address": match["address"], "name": match["name"]}
             seen_device = True
         elif "ACSCtl:" in line and (match := _ACS_CONTROL.match(line)) and current is not None:
-            flags = {flag[:-1]: flag.endswith("+") for flag in match["flags"].split() if flag[-1] in "+-"}
+            tokens = match["flags"].split()
+            flags = {flag[:-1]: flag.endswith("+") for flag in tokens if flag[-1] in "+-"}
+            if len(flags) != len(tokens) or not flags.keys() >= _ACS_FLAGS:
+                raise ParseError(
+                    f"line {number_}: expected ACSCtl's seven flags, each + or - "
+                    f"({', '.join(sorted(_ACS_FLAGS))}), "
+                    f"got {match['flags'].strip()!r} (a cut line)"
+                )
             devices.append({**current, "acs_control": flags})
     if not seen_device:
         raise ParseError("no PCI device lines found: not `lspci -vvv` output")
@@ -66,10 +78,27 @@ def parse_lspci_acs(text: str) -> dict[str, Any]:
 
 
 def parse_lsmod(text: str) -> dict[str, Any]:
+    """{"modules": [names]}. kmod's lsmod (tools/lsmod.c) prints its header, then per module
+    `printf("%-19s %8ld  %d", name, size, refcnt)` and the holders; busybox's copies
+    /proc/modules (name, size, refcount or `-`, ...) under the same header. A line after the
+    header that is not such a row (cut before its refcount) or a module twice: errors naming the
+    line. A header alone is a kernel with no module loaded."""
     lines = content_lines(text)
     if not lines or not lines[0].startswith("Module"):
         raise ParseError("no 'Module Size Used by' header: not lsmod output")
-    return {"modules": sorted(m["module"] for line in lines[1:] if (m := _LSMOD_ROW.match(line)))}
+    modules: set[str] = set()
+    for number_, line in enumerate(lines[1:], 2):
+        if not line.strip():
+            continue
+        match = _LSMOD_ROW.match(line)
+        if match is None:
+            raise ParseError(
+                f"line {number_}: expected '<module> <size> <used by count> [holders]', got {line.strip()!r}"
+            )
+        if match["module"] in modules:
+            raise ParseError(f"line {number_}: module {match['module']} listed twice (duplicated capture)")
+        modules.add(match["module"])
+    return {"modules": sorted(modules)}
 
 
 def parse_nft_ruleset(text: str) -> dict[str, Any]:

@@ -145,16 +145,32 @@ def _is_row(line: str) -> bool:
 
 
 def parse_nvidia_smi_query(text: str) -> dict[str, Any]:
+    """{"attached_gpus": N, "gpus": [{bus_id, product_name}]}.
+
+    nvidia-smi -q (without -i) prints `Attached GPUs : N` before the GPU blocks, then one
+    `GPU <bus id>` block per attached GPU (NVIDIA's nvidia-smi(1) -q; the `==============NVSMI
+    LOG==============` layout of public captures): a capture with fewer or more blocks than that
+    count was cut (or selected some GPUs with -i), and one that lists a bus id twice was printed
+    twice; both are errors, so the count is never read from a capture that shows other GPUs."""
     attached: int | None = None
     gpus: list[dict[str, str]] = []
     # Every line acted on holds one of these (a GPU block starts its line): 17 of a host's 1,700.
     for line in lines_holding(text, ("Attached GPUs", "\nGPU ", "Product Name")):
         if match := _ATTACHED.match(line.strip()):
+            if attached is not None:
+                raise ParseError("a second 'Attached GPUs' line (duplicated capture)")
             attached = int(match["count"])
         elif match := _GPU_BLOCK.match(line):
+            if any(gpu["bus_id"] == match["bus"] for gpu in gpus):
+                raise ParseError(f"GPU {match['bus']} listed twice (duplicated capture)")
             gpus.append({"bus_id": match["bus"]})
         elif (match := _PRODUCT.match(line)) and gpus and "product_name" not in gpus[-1]:
             gpus[-1]["product_name"] = match["name"].strip()
     if attached is None:
         raise ParseError("no 'Attached GPUs' line found: not `nvidia-smi -q` output, or no driver loaded")
+    if len(gpus) != attached:
+        raise ParseError(
+            f"'Attached GPUs : {attached}' but {len(gpus)} 'GPU <bus id>' block"
+            f"{'' if len(gpus) == 1 else 's'} (a cut capture, or nvidia-smi -q -i selected some GPUs)"
+        )
     return {"attached_gpus": attached, "gpus": gpus}

@@ -1,0 +1,137 @@
+"""Issue 29's rule for three host parsers the earlier rounds left out: a capture is read
+completely and right, or refused naming what was expected. Recorded output in the published
+layouts (our own values): `nvidia-smi -q` (`Attached GPUs : N`, then one `GPU <bus id>` block
+per GPU), lsmod (kmod tools/lsmod.c `%-19s %8ld  %d` rows with holders; busybox's copy of
+/proc/modules with `-` for an unknown refcount), `lspci -vvv` ACS (pciutils ls-ecaps.c
+cap_acs: seven `Name+`/`Name-` flags)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpunet.validate.parsers import PARSERS
+from gpunet.validate.parsers.base import ParseError
+
+SMI_Q = """==============NVSMI LOG==============
+
+Timestamp                                 : Mon Dec  7 01:00:00 2026
+Driver Version                            : 550.90.07
+CUDA Version                              : 12.4
+
+Attached GPUs                             : 3
+GPU 00000000:19:00.0
+    Product Name                          : NVIDIA H100 80GB HBM3
+    Product Brand                         : NVIDIA
+GPU 00000000:3B:00.0
+    Product Name                          : NVIDIA H100 80GB HBM3
+    Product Brand                         : NVIDIA
+GPU 00000000:4C:00.0
+    Product Name                          : NVIDIA H200
+    Product Brand                         : NVIDIA
+"""
+
+LSMOD = """Module                  Size  Used by
+mlx5_ib               495616  0
+ib_uverbs             200704  2 rdma_ucm,mlx5_ib
+mlx5_core            2490368  1 mlx5_ib
+nvidia_peermem         16384  0
+"""
+
+# busybox lsmod: /proc/modules under kmod's header (refcount `-` without CONFIG_MODULE_UNLOAD).
+LSMOD_PROC = """Module                  Size  Used by
+mlx5_ib 495616 0 - Live 0x0000000000000000
+mlx5_core 2490368 - mlx5_ib, Live 0x0000000000000000
+"""
+
+LSPCI = """0000:17:00.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)
+\tCapabilities: [170 v1] Access Control Services
+\t\tACSCap:\tSrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+
+\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-
+0000:18:00.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)
+\tCapabilities: [170 v1] Access Control Services
+\t\tACSCap:\tSrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+
+\t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- DirectTrans-
+"""
+
+
+def _replace(text: str, old: str, new: str) -> str:
+    assert old in text, old  # a case that changed nothing would test nothing
+    return text.replace(old, new, 1)
+
+
+def _without_last_lines(text: str, drop: int) -> str:
+    return "\n".join(text.rstrip("\n").splitlines()[:-drop]) + "\n"
+
+
+READS = [
+    ("smi-count", "nvidia-smi-q", SMI_Q, ("attached_gpus",), 3),
+    ("smi-last-gpu", "nvidia-smi-q", SMI_Q, ("gpus", 2, "product_name"), "NVIDIA H200"),
+    ("smi-bus", "nvidia-smi-q", SMI_Q, ("gpus", 1, "bus_id"), "00000000:3B:00.0"),
+    ("lsmod", "lsmod", LSMOD, ("modules",), ["ib_uverbs", "mlx5_core", "mlx5_ib", "nvidia_peermem"]),
+    ("lsmod-proc-modules", "lsmod", LSMOD_PROC, ("modules",), ["mlx5_core", "mlx5_ib"]),
+    ("lsmod-no-module", "lsmod", "Module                  Size  Used by\n", ("modules",), []),
+    ("lspci-first", "lspci-acs", LSPCI, ("devices", 0, "acs_control", "ReqRedir"), True),
+    ("lspci-first-off", "lspci-acs", LSPCI, ("devices", 0, "acs_control", "TransBlk"), False),
+    ("lspci-second", "lspci-acs", LSPCI, ("devices", 1, "acs_control", "SrcValid"), False),
+]
+
+
+@pytest.mark.parametrize(("case", "tool", "text", "path", "expected"), READS, ids=[c[0] for c in READS])
+def test_host_captures_are_read(
+    case: str, tool: str, text: str, path: tuple[Any, ...], expected: Any
+) -> None:
+    value: Any = PARSERS[tool](text)
+    for key in path:
+        value = value[key]
+    assert value == expected
+
+
+REFUSALS = [
+    # nvidia-smi -q cut after its second GPU block, or inside the first; a block printed twice.
+    (
+        "smi-cut-block",
+        "nvidia-smi-q",
+        _without_last_lines(SMI_Q, 3),
+        "'Attached GPUs : 3' but 2 'GPU <bus id>' blocks",
+    ),
+    ("smi-cut-early", "nvidia-smi-q", _without_last_lines(SMI_Q, 7), "but 1 'GPU <bus id>' block "),
+    ("smi-extra", "nvidia-smi-q", _replace(SMI_Q, ": 3\n", ": 2\n"), "'Attached GPUs : 2' but 3"),
+    (
+        "smi-twice",
+        "nvidia-smi-q",
+        _replace(SMI_Q, "GPU 00000000:4C:00.0", "GPU 00000000:19:00.0"),
+        "listed twice",
+    ),
+    ("smi-doubled", "nvidia-smi-q", SMI_Q + SMI_Q, "a second 'Attached GPUs' line"),
+    # lsmod rows cut before the refcount or after the name; a module twice.
+    ("lsmod-cut-refcount", "lsmod", _replace(LSMOD, "2490368  1 mlx5_ib", "2490368"), "line 4: expected"),
+    ("lsmod-cut-name", "lsmod", LSMOD + "nvidia_uv\n", "line 6: expected"),
+    (
+        "lsmod-twice",
+        "lsmod",
+        LSMOD + "mlx5_ib               495616  0\n",
+        "line 6: module mlx5_ib listed twice",
+    ),
+    # lspci ACSCtl cut inside a flag or before the last ones.
+    (
+        "lspci-cut-flag",
+        "lspci-acs",
+        _replace(LSPCI, "CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-", "Cmplt"),
+        "line 4: expected ACSCtl's seven flags",
+    ),
+    (
+        "lspci-cut-flags",
+        "lspci-acs",
+        _replace(LSPCI, "UpstreamFwd- EgressCtrl- DirectTrans-\n", "\n"),
+        "line 8: expected ACSCtl's seven flags",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "tool", "text", "reason"), REFUSALS, ids=[c[0] for c in REFUSALS])
+def test_host_capture_damage_is_refused(case: str, tool: str, text: str, reason: str) -> None:
+    with pytest.raises(ParseError) as refused:
+        PARSERS[tool](text)
+    assert reason in str(refused.value)
