@@ -112,7 +112,7 @@ PARSED = [
     # The letters layout (E enabled, A active, W watchdog), apart or run together.
     ("eos-show-pfc", "Port Status Priorities\nEt1/1 EAW 3,4 DCBX disabled\n", "interfaces.Et1/1.watchdog", True),
     ("eos-show-pfc", "Port Status Priorities\nEt1/1 D - DCBX disabled\n", "interfaces.Et1/1.enabled", False),
-    ("eos-show-pfc", "Port Enabled Priorities Active Note\n", "global_enabled", None),
+    ("eos-show-pfc", "Port Enabled Priorities Active Note\nEt1/1 No No DCBX disabled\n", "global_enabled", None),
     ("eos-show-pfc-watchdog-json", '{"interfaces": {}}', "interfaces", {}),
     ("eos-show-pfc-watchdog-json",
      '{"interfaces": {"Ethernet4/1": {"txQueues": {"3": {"stuckCount": 5, "recoveryCount": 4}}}}}',

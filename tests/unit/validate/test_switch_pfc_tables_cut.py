@@ -51,6 +51,14 @@ Ethernet12   3
 
 """
 
+EOS_PFC = """Global PFC : Enabled
+
+Port        Enabled  Priorities  Active  Note
+----------  -------  ----------  ------  -------------
+Et1/1       Yes      3,4         Yes     DCBX disabled
+Et2/1       No                   No      DCBX disabled
+"""
+
 ECN = """Profile: AZURE_LOSSLESS
 -----------------------  -------
 red_max_threshold        3145728
@@ -90,6 +98,7 @@ READS = [
     ("pfc-priority-empty-cell", "sonic-show-pfc-priority", PFC_PRIORITY, ("interfaces", "Ethernet8"), []),
     ("pfc-priority-last", "sonic-show-pfc-priority", PFC_PRIORITY, ("interfaces", "Ethernet12"), [3]),
     ("ecn", "sonic-show-ecn", ECN, ("profiles", "AZURE_LOSSLESS", "red_max_threshold"), 3145728),
+    ("eos-pfc", "eos-show-pfc", EOS_PFC, ("interfaces", "Et1/1", "priorities"), [3, 4]),
     ("ecn-second", "sonic-show-ecn", ECN, ("profiles", "lossy_wred"), {"green_max_threshold": 65536}),
 ]
 
@@ -166,6 +175,13 @@ REFUSALS = [
         "line 1: the `switch-priority` header has no rows",
     ),
     ("cumulus-doubled", "cumulus-nv-show-pfc-stats", CUMULUS + CUMULUS, "second `switch-priority` header"),
+    # EOS show priority-flow-control: the per-port table's header with no rows under it.
+    (
+        "eos-pfc-header-only",
+        "eos-show-pfc",
+        _lines(EOS_PFC, 2),
+        "line 3: the per-port PFC table has a header but no port rows",
+    ),
     # SONiC show pfc priority: a cell cut after a comma, a port name cut, a third cell, a port twice.
     (
         "pfc-priority-cut-cell",

@@ -215,7 +215,8 @@ def parse_eos_show_pfc(text: str) -> dict[str, Any]:
     global_enabled: bool | None = None
     interfaces: dict[str, Any] = {}
     layout = ""
-    for line in content_lines(text):
+    header_line = 0
+    for number_, line in enumerate(content_lines(text), 1):
         stripped = line.strip()
         if match := _EOS_GLOBAL.match(stripped):
             global_enabled = match["state"] == "Enabled"
@@ -225,6 +226,7 @@ def parse_eos_show_pfc(text: str) -> dict[str, Any]:
             and ("Enabled" in stripped or "Status" in stripped)
         ):
             layout = "yes-no" if "Enabled" in stripped else "letters"
+            header_line = header_line or number_
         elif layout and (row := _eos_pfc_row(stripped, layout)):
             port, values = row
             if port in interfaces:
@@ -232,6 +234,10 @@ def parse_eos_show_pfc(text: str) -> dict[str, Any]:
             interfaces[port] = values
     if not layout:
         raise ParseError("no 'Port Enabled Priorities Active' header: not EOS `show priority-flow-control`")
+    if not interfaces:
+        raise ParseError(
+            f"line {header_line}: the per-port PFC table has a header but no port rows (a cut capture)"
+        )
     return {"global_enabled": global_enabled, "interfaces": interfaces}
 
 
