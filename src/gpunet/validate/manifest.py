@@ -43,6 +43,10 @@ class NicExpectation:
     tc_bw: list[int] | None = None
     cable_length_m: int | None = None
     left_alone: dict[str, str] | None = None
+    # The MTU the leaf port's rendered configuration sets (the port's or the fabric's MTU, clamped
+    # to the OS's maximum as design/ports.py renders it); None in older manifests, or where the
+    # plan's leaf or port is not in the inventory.
+    switch_port_mtu: int | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,8 @@ class Manifest:
     # ends); None in a manifest written before they were recorded.
     cnp_dscp: int | None = None
     cnp_priority: int | None = None
+    # The MTU roce_host sets on every RDMA netdev (gpunet_fabric.host_mtu); None in older manifests.
+    host_mtu: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         document = asdict(self)
@@ -189,6 +195,7 @@ def build_manifest(
         thresholds=thresholds,
         cnp_dscp=fabric.qos.cnp_dscp,
         cnp_priority=fabric.qos.cnp_priority,
+        host_mtu=fabric.host_mtu,
     )
 
 
@@ -227,6 +234,16 @@ def _nic_expectations(host: GpuHost, fabric: Fabric) -> list[NicExpectation]:
         found = fabric.switches[switch].port(port) if switch in fabric.switches else None
         return None if found is None else found.cable_length_m
 
+    def port_mtu(switch: str, port: str) -> int | None:
+        # Imported here: only writing a manifest needs the design's OS limits, not reading one
+        # (gpunet-validate --from-artifacts, the node check).
+        from gpunet.design.platforms import platform_design
+
+        found = fabric.switches[switch].port(port) if switch in fabric.switches else None
+        if found is None:
+            return None
+        return min(found.mtu, platform_design(fabric.switches[switch].platform).limits.max_mtu)
+
     plain_nics = [{"netdev": n.netdev, "switch": n.switch, "switch_port": n.switch_port} for n in host.nics]
     lengths = knobs.get("roce_host_cable_length_m")
     if lengths is None:
@@ -264,6 +281,7 @@ def _nic_expectations(host: GpuHost, fabric: Fabric) -> list[NicExpectation]:
                 tc_bw=tc_bw,
                 cable_length_m=length,
                 left_alone=alone,
+                switch_port_mtu=port_mtu(nic.switch, nic.switch_port),
             )
         )
     return expectations
@@ -425,13 +443,20 @@ def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
         for key, value in document.get(name, {}).items():
             if not isinstance(value, dict):
                 raise ValueError(f"{name}.{key} is a JSON {_json_kind(value)}, expected an object")
-    for name in ("cnp_dscp", "cnp_priority"):
+    for name in ("cnp_dscp", "cnp_priority", "host_mtu"):
         if document.get(name) is not None and type(document[name]) is not int:
             raise ValueError(f"{name} is a JSON {_json_kind(document[name])}, expected a number")
     hosts = {
         name: HostExpectation(**{**host, "nics": [NicExpectation(**nic) for nic in host["nics"]]})
         for name, host in document["hosts"].items()
     }
+    for key, host in hosts.items():
+        for index, nic in enumerate(host.nics):
+            if nic.switch_port_mtu is not None and type(nic.switch_port_mtu) is not int:
+                raise ValueError(
+                    f"hosts.{key}.nics[{index}].switch_port_mtu is a JSON"
+                    f" {_json_kind(nic.switch_port_mtu)}, expected a number"
+                )
     return Manifest(
         fabric=document["fabric"],
         transport=document["transport"],
@@ -453,4 +478,5 @@ def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
         thresholds=Thresholds(**document["thresholds"]),
         cnp_dscp=document.get("cnp_dscp"),
         cnp_priority=document.get("cnp_priority"),
+        host_mtu=document.get("host_mtu"),
     )

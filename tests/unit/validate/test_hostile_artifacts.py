@@ -206,6 +206,16 @@ BROKEN_MANIFESTS: list[tuple[str, Callable[[Path], None], str]] = [
         "pair_rounds[0][0].client: '/etc' is not a safe name",
     ),
     ("fifo", _fifo_manifest, "is a FIFO (only regular files are read)"),
+    (
+        "host-mtu-a-string",
+        _rewrite(lambda d: d.update(host_mtu="9000")),
+        "malformed field: host_mtu is a JSON string, expected a number",
+    ),
+    (
+        "switch-port-mtu-a-list",
+        _rewrite(lambda d: d["hosts"]["gpu01"]["nics"][1].update(switch_port_mtu=[9216])),
+        "malformed field: hosts.gpu01.nics[1].switch_port_mtu is a JSON list, expected a number",
+    ),
 ]
 
 
