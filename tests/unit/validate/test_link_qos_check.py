@@ -1,6 +1,6 @@
 """link_qos, table-driven over the committed healthy artifacts (tests/fixtures/artifacts/generate.py).
 
-Each case changes one recorded capture (a host's mlnx_qos, a leaf's PFC show) or the manifest's
+Each case changes one recorded capture (a host's mlnx_qos or ip link, a leaf's PFC show) or the manifest's
 plan, and states every link whose result is not a plain pass: its status and the words its
 message must hold (both ends' values, the fix). Every other link of the four hosts must pass.
 """
@@ -36,9 +36,14 @@ JUNOS_8021P = "Type: Input, Name: cnp-3m, Index: 60001\nPriority     PFC\n" + ""
 
 
 def copy_inputs(folder: Path) -> None:
-    """The files link_qos reads (the manifest, the NICs' mlnx_qos, the leaves' PFC shows after the
-    tests), not the whole folder: the copy is most of a case's time."""
-    keep = ("manifest.json", "mlnx_qos.", *(f"{tool}.txt" for tools in PFC_TOOLS.values() for tool in tools))
+    """The files link_qos reads (the manifest, the NICs' mlnx_qos and ip link, the leaves' PFC shows
+    after the tests), not the whole folder: the copy is most of a case's time."""
+    keep = (
+        "manifest.json",
+        "mlnx_qos.",
+        "ip-link-json.",
+        *(f"{tool}.txt" for tools in PFC_TOOLS.values() for tool in tools),
+    )
     shutil.copytree(
         HEALTHY,
         folder,
@@ -78,6 +83,23 @@ def lossy(switch: str, port: str) -> Callable[[Path], None]:
 
 def host_qos(host: str, netdev: str) -> str:
     return f"hosts/{host}/mlnx_qos.{netdev}.txt"
+
+
+def host_link(host: str, netdev: str) -> str:
+    return f"hosts/{host}/ip-link-json.{netdev}.txt"
+
+
+def port_mtu(host: str, nic: str, mtu: int) -> Callable[[Path], None]:
+    """The manifest's rendered MTU of the leaf port `host`'s `nic` is cabled to."""
+
+    def apply(folder: Path) -> None:
+        path = folder / "manifest.json"
+        document = json.loads(path.read_text())
+        (found,) = [n for n in document["hosts"][host]["nics"] if n["name"] == nic]
+        found["switch_port_mtu"] = mtu
+        path.write_text(json.dumps(document))
+
+    return apply
 
 
 PFC_LINE = "enabled     0   0   0   1   0   0   0   0"
@@ -255,6 +277,94 @@ CASES: list[tuple[str, Callable[[Path], None] | None, dict[str, tuple[Status, li
         remove(host_qos("gpu04", "enp24s0np0")),
         {"gpu04:mlx5_0<->leaf01:Ethernet1/4": (Status.ERROR, ["mlnx_qos.enp24s0np0"])},
     ),
+    (
+        "host MTU above the EOS leaf's rendered 9214 (EOS's maximum) and not host_mtu",
+        edit(host_link("gpu01", "enp58s0np0"), '"mtu":9000', '"mtu":9216'),
+        {
+            EOS_LINK: (
+                Status.FAIL,
+                [
+                    "MTU: gpu01:enp58s0np0 9216 above leaf03:Ethernet1/1 rendered 9214 (the leaf drops",
+                    "MTU: gpu01:enp58s0np0 9216, the inventory's host_mtu 9000; fix: rerun roce_host"
+                    " (playbooks/roce_hosts.yml --limit gpu01)",
+                ],
+            )
+        },
+    ),
+    (
+        "host MTU left at 1500",
+        edit(host_link("gpu02", "enp24s0np0"), '"mtu":9000', '"mtu":1500'),
+        {
+            NXOS_LINK: (
+                Status.FAIL,
+                [
+                    "MTU: gpu02:enp24s0np0 1500, the inventory's host_mtu 9000 (leaf01:Ethernet1/2"
+                    " rendered 9216); fix: rerun roce_host (playbooks/roce_hosts.yml --limit gpu02)"
+                ],
+            )
+        },
+    ),
+    (
+        "plan: the leaf port's rendered MTU is below host_mtu",
+        port_mtu("gpu01", "mlx5_2", 8192),
+        {
+            EOS_LINK: (
+                Status.FAIL,
+                [
+                    "MTU: gpu01:enp58s0np0 9000 above leaf03:Ethernet1/1 rendered 8192",
+                    "fix: lower gpunet_fabric.host_mtu to at most 8192 (the leaf port's rendered MTU)",
+                ],
+            )
+        },
+    ),
+    (
+        "host MTU at the leaf port's rendered MTU but not host_mtu",
+        lambda folder: (
+            port_mtu("gpu03", "mlx5_5", 9000)(folder),
+            edit(host_link("gpu03", "enp171s0np0"), '"mtu":9000', '"mtu":4200')(folder),
+        ),
+        {SONIC_LINK: (Status.FAIL, ["MTU: gpu03:enp171s0np0 4200, the inventory's host_mtu 9000"])},
+    ),
+    (
+        "MTU capture missing: the rest judged, said so",
+        remove(host_link("gpu03", "enp171s0np0")),
+        {
+            SONIC_LINK: (
+                Status.PASS,
+                ["MTU not judged: hosts/gpu03/ip-link-json.enp171s0np0.txt was not collected"],
+            )
+        },
+    ),
+    (
+        "MTU capture holds ip's error",
+        write(host_link("gpu03", "enp171s0np0"), 'Device "enp171s0np0" does not exist.\n'),
+        {SONIC_LINK: (Status.PASS, ["MTU not judged: ", "not a JSON array"])},
+    ),
+    (
+        "MTU capture of another netdev",
+        edit(host_link("gpu03", "enp171s0np0"), '"ifname":"enp171s0np0"', '"ifname":"enp170s0np0"'),
+        {SONIC_LINK: (Status.PASS, ["MTU not judged: ip-link-json.enp171s0np0 lists no enp171s0np0"])},
+    ),
+    (
+        "MTU capture without an mtu (ip -br)",
+        edit(host_link("gpu03", "enp171s0np0"), '"mtu":9000,', ""),
+        {SONIC_LINK: (Status.PASS, ["ip-link-json.enp171s0np0 prints no mtu for enp171s0np0"])},
+    ),
+    (
+        "MTU capture missing beside a host QoS mismatch: both said",
+        lambda folder: (
+            remove(host_link("gpu01", "enp58s0np0"))(folder),
+            edit(host_qos("gpu01", "enp58s0np0"), "Priority trust state: dscp", "Priority trust state: pcp")(
+                folder
+            ),
+        ),
+        {
+            EOS_LINK: (
+                Status.FAIL,
+                ["trust: gpu01:enp58s0np0 pcp", "(MTU not judged: hosts/gpu01/ip-link-json"],
+            )
+        },
+    ),
 ]
 
 
@@ -294,3 +404,34 @@ def test_manifest_without_cnp_judges_the_roce_dscp_alone(tmp_path: Path) -> None
     edit(host_qos("gpu03", "enp171s0np0"), "50,49,48,", "50,49,")(folder)
     results = [r for r in judge(folder, load_selection("link_qos")).results if r.target == SONIC_LINK]
     assert [(r.status, "DSCP 48" in r.expected) for r in results] == [(Status.PASS, False)]
+
+
+# (case, manifest fields removed, the EOS link's status with gpu01's netdev at 9216)
+OLD_MANIFESTS = [
+    ("no MTU recorded: not judged", ("host_mtu", "switch_port_mtu"), Status.PASS),
+    ("host_mtu alone: judged against it", ("switch_port_mtu",), Status.FAIL),
+    ("port MTU alone: judged against it", ("host_mtu",), Status.FAIL),
+]
+
+
+@pytest.mark.parametrize(
+    ("removed", "status"), [c[1:] for c in OLD_MANIFESTS], ids=[c[0] for c in OLD_MANIFESTS]
+)
+def test_manifest_without_mtus_judges_what_it_holds(
+    tmp_path: Path, removed: tuple[str, ...], status: Status
+) -> None:
+    folder = tmp_path / "artifacts"
+    copy_inputs(folder)
+    document = json.loads((folder / "manifest.json").read_text())
+    for name in removed:
+        if name == "host_mtu":
+            del document["host_mtu"]
+        else:
+            for host in document["hosts"].values():
+                for nic in host["nics"]:
+                    del nic[name]
+    (folder / "manifest.json").write_text(json.dumps(document))
+    edit(host_link("gpu01", "enp58s0np0"), '"mtu":9000', '"mtu":9216')(folder)
+    results = [r for r in judge(folder, load_selection("link_qos")).results if r.target == EOS_LINK]
+    assert [r.status for r in results] == [status]
+    assert ("MTU" in results[0].message) == (status == Status.FAIL)

@@ -5,9 +5,19 @@ its mlnx_qos capture against the switch port at the other end, as rendered (the 
 port lossless or not, the fabric's trust and DSCP policy, the queue plan both ends are rendered
 from) and as running where the switch_pfc captures show it (switch_port_qos.py: PFC-enabled
 priorities on every OS, trust on Cumulus). Compared: trust, the DSCP -> priority map of the
-policy's DSCPs (RoCE, CNP), the PFC-enabled priorities, and the ETS of the lossless priority's
-class. MTU is in neither end's capture (mlnx_qos does not print it, nor do the PFC shows), so it
-is not judged here.
+policy's DSCPs (RoCE, CNP), the PFC-enabled priorities, the ETS of the lossless priority's class,
+and the MTU.
+
+MTU: the netdev's live MTU from its ip-link-json capture (`ip -j link show dev <netdev>`) must be
+at most the leaf port's rendered MTU (the manifest's switch_port_mtu: the port's or the fabric's
+MTU, clamped to the OS's maximum; a larger host frame is dropped at the leaf) and equal to the
+inventory's host_mtu, which roce_host sets. Compared as the inventory's own MTU rule compares
+them (model/crosschecks.py mtu: host_mtu <= the switch MTU). The leaf's side is the rendered intent
+only: none of the switch captures the verify stage collects prints a port's MTU (the PFC shows of
+collect/switch_commands.py, and Junos' `show interfaces extensive` is reduced to its PFC lines),
+so a leaf running another MTU than rendered is not seen here. A missing or unreadable MTU capture
+leaves the MTU unjudged and says so in the note; a manifest written before the MTU was recorded
+judges the rest alone.
 
 nic_qos and nic_ets judge the NIC against roce_host alone and switch_pfc the switch alone; this
 check names the link when the two ends differ from each other, which is what loses packets (a
@@ -27,6 +37,11 @@ from gpunet.validate.manifest import HostExpectation, NicExpectation, SwitchExpe
 from gpunet.validate.results import Result, Status
 from gpunet.validate.switch_port_qos import PHASE, PortQos, running_ports
 
+MTU_TOOL = "ip-link-json"  # verify_host's `ip -j link show dev <netdev>` (collect_plan.host_commands)
+_MTU_PLAN = (
+    "lower gpunet_fabric.host_mtu to at most {mtu} (the leaf port's rendered MTU) or raise the"
+    " port's, then rerun roce_host"
+)
 _PUSH = "push {switch}'s rendered configuration (playbooks/switches.yml --limit {switch})"
 _PLAN = (
     "mark {switch}:{port} lossless in the inventory (gpunet_ports[].lossless; a port cabled to a host"
@@ -43,9 +58,10 @@ class LinkQos(Check):
     description = "each host NIC's live QoS matches the switch port its cable ends on, rendered and running"
     categories = ("qos",)
     judged_per = HOSTS  # a host's results come from its own captures and its leaves' PFC captures
-    commands = ("mlnx_qos", *sorted({"sonic-show-pfc-priority", "nxos-show-interface-pfc", "eos-show-pfc",
-                                      "cumulus-nv-show-qos-roce", "junos-show-cos-interface",
-                                      "junos-show-cos-congestion-notification"}))  # fmt: skip
+    commands = ("mlnx_qos", MTU_TOOL, *sorted({"sonic-show-pfc-priority", "nxos-show-interface-pfc",
+                                                "eos-show-pfc", "cumulus-nv-show-qos-roce",
+                                                "junos-show-cos-interface",
+                                                "junos-show-cos-congestion-notification"}))  # fmt: skip
     # Batched with the NIC checks by mlnx_qos alone (parsed once there, host by host in parts); the
     # few leaves' PFC captures are parsed once more in that process (sharing them would join
     # switch_pfc's batch, which is judged switch by switch).
@@ -74,11 +90,14 @@ class LinkQos(Check):
             dscps[m.cnp_dscp] = m.cnp_priority
         rendered_pfc = (m.lossless_priority,) if lossless else ()
         ets_plan = _lossless_class_plan(nic, m.lossless_priority)
+        port_mtu, policy_mtu = nic.switch_port_mtu, m.host_mtu
         expected = (
             f"{far} rendered: {'lossless' if lossless else 'lossy'}, trust {m.trust}, "
             + ", ".join(f"DSCP {d} -> priority {p}" for d, p in dscps.items())
             + f", PFC on {_prios(rendered_pfc)}"
             + (f", lossless class {ets_plan}" if ets_plan else "")
+            + (f", MTU {port_mtu}" if port_mtu is not None else "")
+            + (f"; {near} MTU {policy_mtu} (host_mtu)" if policy_mtu is not None else "")
         )
         qos, problem = read_host(self, host, "mlnx_qos", target, expected, nic.netdev)
         if problem:
@@ -116,6 +135,22 @@ class LinkQos(Check):
         if ets_plan and live_ets != ets_plan:
             wrong.append(f"ETS: {near} lossless class {live_ets}, queue plan {ets_plan}")
             fixes.append(host_fix)
+        judge_mtu = port_mtu is not None or policy_mtu is not None
+        live_mtu, mtu_unread = self._mtu(host, nic) if judge_mtu else (None, "")
+        above = False
+        if live_mtu is not None and port_mtu is not None and live_mtu > port_mtu:
+            above = True
+            wrong.append(
+                f"MTU: {near} {live_mtu} above {far} rendered {port_mtu} (the leaf drops the larger frames)"
+            )
+            over = policy_mtu is not None and policy_mtu > port_mtu
+            fixes.append(_MTU_PLAN.format(mtu=port_mtu) if over else host_fix)
+        if live_mtu is not None and policy_mtu is not None and live_mtu != policy_mtu:
+            wrong.append(
+                f"MTU: {near} {live_mtu}, the inventory's host_mtu {policy_mtu}"
+                + (f" ({far} rendered {port_mtu})" if port_mtu is not None and not above else "")
+            )
+            fixes.append(host_fix)
         running_text = (
             f"; {far} running PFC on {_prios(running.pfc)}"
             + (f", trust {running.trust}" if running.trust is not None else "")
@@ -127,13 +162,29 @@ class LinkQos(Check):
             + ", ".join(f"DSCP {d} -> priority {qos['dscp_to_priority'].get(str(d))}" for d in dscps)
             + f", PFC on {_prios(host_pfc)}"
             + (f", lossless class {live_ets}" if ets_plan else "")
+            + (f", MTU {live_mtu}" if live_mtu is not None else "")
             + running_text
         )
-        note = unread or (f"{far} running PFC not shown: {running.note}" if running.pfc is None else "")
+        pfc_note = unread or (f"{far} running PFC not shown: {running.note}" if running.pfc is None else "")
+        note = "; ".join(part for part in (pfc_note, mtu_unread) if part)
         if not wrong:
             return self.result(target, True, expected, actual, note)
         message = "; ".join(wrong) + "; fix: " + "; ".join(dict.fromkeys(fixes))
         return self.result(target, False, expected, actual, message + (f" ({note})" if note else ""))
+
+    def _mtu(self, host: HostExpectation, nic: NicExpectation) -> tuple[int | None, str]:
+        """The netdev's live MTU, or None and why it is not judged (a missing or unreadable capture,
+        the netdev not listed, no mtu printed)."""
+        try:
+            links = self.artifacts.host(host.name, MTU_TOOL, nic.netdev)["links"]
+        except InputError as error:
+            return None, f"MTU not judged: {error}"
+        found = next((link for link in links if link["ifname"] == nic.netdev), None)
+        if found is None:
+            return None, f"MTU not judged: {MTU_TOOL}.{nic.netdev} lists no {nic.netdev}"
+        if found["mtu"] is None:
+            return None, f"MTU not judged: {MTU_TOOL}.{nic.netdev} prints no mtu for {nic.netdev}"
+        return found["mtu"], ""
 
     def _port(self, switch: SwitchExpectation, port: str) -> tuple[PortQos, str]:
         """The port's running QoS and, where the captures could not be read, why (the switch_pfc
