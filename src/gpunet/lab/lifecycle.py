@@ -3,6 +3,7 @@ again repairs what is missing and leaves what runs alone."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import shutil
 from collections.abc import Callable
@@ -65,7 +66,19 @@ def up(paths: LabPaths, say: Say) -> LabState:
     controller = slurm.start_cluster(podman, plan, state.nodes, paths.state_dir / "munge.key")
     say(f"Slurm: slurmctld on {slurm.CONTROLLER_CONTAINER} at {controller}, slurmd on every node")
 
-    code = switches.simulator_code_digest()
+    wires = nodes.host_link_devices(podman, plan)
+    linked = sum(len(nics) for nics in wires.values())
+    planned = sum(len(node.interfaces) for node in plan.nodes)
+    say(
+        f"LLDP: the simulators send real frames to {linked} of {planned} host NICs"
+        + ("" if linked == planned else " (the others' veths are not in this namespace: rootless podman?)")
+    )
+    paths.switch_dir.mkdir(parents=True, exist_ok=True)
+    wires_file = paths.switch_dir / switches.LLDP_WIRES_FILE
+    text = json.dumps(wires, indent=1, sort_keys=True) + "\n"
+    if not wires_file.is_file() or wires_file.read_text() != text:
+        wires_file.write_text(text)
+    code = switches.simulator_code_digest(paths.switch_dir)
     for name in sorted(set(state.switches) - {s.name for s in plan.switches}):
         say(f"switch {name} left the inventory: stopping its simulator")
         switches.stop_switch(state.switches.pop(name))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import time
 from collections.abc import Callable
@@ -15,6 +16,8 @@ from gpunet.lab.plan import LabNetwork, LabNode, LabPlan
 from gpunet.lab.podman import Podman
 
 SSH_USER = "ops"
+# host -> NIC netdev -> its veth end here: what `gpunet switchsim --lldp-wires` reads
+Wires = dict[str, dict[str, str]]
 BOOT_TIMEOUT_S = 90.0
 
 
@@ -190,3 +193,23 @@ def remove_lab_containers(podman: Podman, say: Callable[[str], None]) -> None:
     if networks:
         say(f"removing networks: {', '.join(sorted(networks))}")
         podman.run("network", "rm", "--force", *networks)
+
+
+def host_link_devices(podman: Podman, plan: LabPlan, sys_class_net: Path = Path("/sys/class/net")) -> Wires:
+    """host -> NIC netdev -> the veth end of that NIC in this machine's namespace (on the rail bridge).
+
+    A veth's `iflink` is its peer's ifindex. The peer is found here only with rootful podman;
+    rootless podman keeps it in its own namespace, and the NIC is then left out (no LLDP frames).
+    """
+    by_index: dict[str, str] = {}
+    for device in sys_class_net.iterdir():
+        with contextlib.suppress(OSError):
+            by_index[(device / "ifindex").read_text().strip()] = device.name
+    wires: Wires = {}
+    for node in plan.nodes:
+        for interface in node.interfaces:
+            peer = podman.run("exec", node.container, "cat", f"/sys/class/net/{interface.netdev}/iflink")
+            device = by_index.get(peer.strip())
+            if device is not None:
+                wires.setdefault(node.host, {})[interface.netdev] = device
+    return wires

@@ -21,6 +21,8 @@ from gpunet.lab.plan import LabSwitch
 
 LOOPBACK = "127.0.0.1"
 START_TIMEOUT_S = 20.0
+# Written by `lab up` (gpunet.lab.nodes.host_link_devices): which veth carries each host NIC's LLDP.
+LLDP_WIRES_FILE = "lldp-wires.json"
 
 
 @dataclass(frozen=True)
@@ -35,12 +37,16 @@ class RunningSwitch:
     code: str = ""  # simulator_code_digest() when it started: a process keeps the code it loaded
 
 
-def simulator_code_digest() -> str:
-    """Digest of the simulator's code and grammar data; `lab up` restarts simulators when it changes."""
+def simulator_code_digest(workdir: Path | None = None) -> str:
+    """Digest of the simulator's code and grammar data, and of the LLDP wires in `workdir`; `lab up`
+    restarts simulators when it changes (new containers have new veths)."""
     import gpunet
 
     package = Path(gpunet.__file__).parent
     digest = hashlib.sha256()
+    wires = workdir / LLDP_WIRES_FILE if workdir is not None else None
+    if wires is not None and wires.is_file():
+        digest.update(wires.read_bytes())
     for folder in ("lab/switchsim", "grammar"):
         for path in sorted((package / folder).rglob("*")):
             if path.is_file() and path.suffix in {".py", ".yml", ".yaml", ".json"}:
@@ -119,6 +125,7 @@ def start_switch(
         port = free_port()
     state_file = workdir / f"{switch.name}.state.json"
     log_file = workdir / f"{switch.name}.log"
+    wires = workdir / LLDP_WIRES_FILE
     if not state_file.exists():
         seed_state(switch, state_file)
     else:
@@ -131,6 +138,7 @@ def start_switch(
         # "=": a generated password may start with "-", which argparse would take for an option
         f"--username={username}",
         f"--password={password}",
+        *([f"--lldp-wires={wires}"] if wires.is_file() else []),
         *(faults or []),
     ]  # fmt: skip
     with log_file.open("ab") as log:
@@ -146,7 +154,7 @@ def start_switch(
         str(state_file),
         str(log_file),
         list(faults or []),
-        simulator_code_digest(),
+        simulator_code_digest(workdir),
     )
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:

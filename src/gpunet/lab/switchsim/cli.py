@@ -62,6 +62,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         metavar="PORT=DEVICE:PORT",
         help="LLDP shows PORT cabled to DEVICE:PORT instead (PORT= : to nothing); repeatable",
     )
+    parser.add_argument(
+        "--lldp-wires",
+        type=Path,
+        metavar="FILE",
+        help="JSON {host: {netdev: device}}: send real LLDP frames out of each device for the port "
+        "cabled to that host NIC (the lab's veths; needs CAP_NET_RAW)",
+    )
     parser.add_argument("--fail-login", action="store_true", help="refuse every login")
     parser.add_argument(
         "--no-reconnect", action="store_true", help="after a config change, new logins hang (cut management)"
@@ -97,6 +104,18 @@ def run(args: argparse.Namespace) -> int:
     if args.state is not None and args.count > 1:
         print("gpunet switchsim: --state takes one switch (--count 1)", file=sys.stderr)
         return EXIT_USAGE
+    wires = None
+    if args.lldp_wires is not None:
+        from gpunet.lab.switchsim.lldp_wire import read_wires
+
+        if args.count > 1:
+            print("gpunet switchsim: --lldp-wires takes one switch (--count 1)", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            wires = read_wires(args.lldp_wires)
+        except (OSError, ValueError) as error:
+            print(f"gpunet switchsim: --lldp-wires: {error}", file=sys.stderr)
+            return EXIT_USAGE
     options = SimOptions(
         username=args.username,
         password=args.password,
@@ -132,6 +151,10 @@ def run(args: argparse.Namespace) -> int:
                 os_version=args.os_version,
             )
             print(f"switchsim: {args.platform} {switch.state.hostname} 127.0.0.1:{switch.port}", flush=True)
+            if wires is not None:
+                from gpunet.lab.switchsim.lldp_wire import LldpWire
+
+                LldpWire(switch, wires, lambda line: print(line, flush=True)).start(stop)
         stop.wait()
     except OSError as error:
         print(f"gpunet switchsim: cannot listen on 127.0.0.1:{args.port}: {error}", file=sys.stderr)
