@@ -3,7 +3,10 @@ completely and right, or refused naming what was expected. Recorded output in th
 layouts (our own values): `nvidia-smi -q` (`Attached GPUs : N`, then one `GPU <bus id>` block
 per GPU), lsmod (kmod tools/lsmod.c `%-19s %8ld  %d` rows with holders; busybox's copy of
 /proc/modules with `-` for an unknown refcount), `lspci -vvv` ACS (pciutils ls-ecaps.c
-cap_acs: seven `Name+`/`Name-` flags)."""
+cap_acs: seven `Name+`/`Name-` flags), `ibv_devinfo` (rdma-core devinfo.c print_hca_cap:
+`phys_port_cnt`, then a `port:` block per port, `state` first) and verify_host's sysfs GID
+listing (collect_plan.GID_TABLE_SCRIPT: `<index> <gid> <type> <netdev>`, an index alone where
+the gid file could not be read)."""
 
 from __future__ import annotations
 
@@ -55,6 +58,36 @@ LSPCI = """0000:17:00.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (r
 \t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- DirectTrans-
 """
 
+IBV = """hca_id:\tmlx5_0
+\ttransport:\t\t\tInfiniBand (0)
+\tfw_ver:\t\t\t\t28.39.1002
+\tnode_guid:\t\t\tb83f:d203:0077:1a2e
+\tvendor_id:\t\t\t0x02c9
+\tvendor_part_id:\t\t\t4129
+\tboard_id:\t\t\tMT_0000000838
+\tphys_port_cnt:\t\t\t2
+\t\tport:\t1
+\t\t\tstate:\t\t\tPORT_ACTIVE (4)
+\t\t\tmax_mtu:\t\t4096 (5)
+\t\t\tactive_mtu:\t\t4096 (5)
+\t\t\tlink_layer:\t\tEthernet
+
+\t\tport:\t2
+\t\t\tstate:\t\t\tPORT_DOWN (1)
+\t\t\tmax_mtu:\t\t4096 (5)
+\t\t\tactive_mtu:\t\t1024 (3)
+\t\t\tlink_layer:\t\tEthernet
+
+"""
+
+GIDS = """0 fe80:0000:0000:0000:ba3f:d2ff:fe77:1a2e IB/RoCE_v1 ens1f0np0
+1 fe80:0000:0000:0000:ba3f:d2ff:fe77:1a2e RoCE_v2 ens1f0np0
+2 0000:0000:0000:0000:0000:ffff:0a64:0107 IB/RoCE_v1 ens1f0np0
+3 0000:0000:0000:0000:0000:ffff:0a64:0107 RoCE_v2 ens1f0np0
+4
+5 0000:0000:0000:0000:0000:0000:0000:0000
+"""
+
 
 def _replace(text: str, old: str, new: str) -> str:
     assert old in text, old  # a case that changed nothing would test nothing
@@ -72,6 +105,10 @@ READS = [
     ("lsmod", "lsmod", LSMOD, ("modules",), ["ib_uverbs", "mlx5_core", "mlx5_ib", "nvidia_peermem"]),
     ("lsmod-proc-modules", "lsmod", LSMOD_PROC, ("modules",), ["mlx5_core", "mlx5_ib"]),
     ("lsmod-no-module", "lsmod", "Module                  Size  Used by\n", ("modules",), []),
+    ("ibv-ports", "ibv_devinfo", IBV, ("devices", 0, "ports", 1, "state"), "PORT_DOWN"),
+    ("ibv-mtu", "ibv_devinfo", IBV, ("devices", 0, "ports", 1, "active_mtu"), 1024),
+    ("gids-roce-v2", "roce-gids", GIDS, ("gids", 3, "gid"), "0000:0000:0000:0000:0000:ffff:0a64:0107"),
+    ("gids-unreadable-and-unused-dropped", "roce-gids", GIDS, ("gids",), None),
     ("lspci-first", "lspci-acs", LSPCI, ("devices", 0, "acs_control", "ReqRedir"), True),
     ("lspci-first-off", "lspci-acs", LSPCI, ("devices", 0, "acs_control", "TransBlk"), False),
     ("lspci-second", "lspci-acs", LSPCI, ("devices", 1, "acs_control", "SrcValid"), False),
@@ -85,6 +122,9 @@ def test_host_captures_are_read(
     value: Any = PARSERS[tool](text)
     for key in path:
         value = value[key]
+    if expected is None:  # the GID listing: only the four used entries are kept
+        assert [entry["index"] for entry in value] == [0, 1, 2, 3]
+        return
     assert value == expected
 
 
@@ -113,6 +153,23 @@ REFUSALS = [
         "lsmod",
         LSMOD + "mlx5_ib               495616  0\n",
         "line 6: module mlx5_ib listed twice",
+    ),
+    # ibv_devinfo cut after its first port, or right after a port's first line; a port twice.
+    ("ibv-cut-port", "ibv_devinfo", IBV.split("\t\tport:\t2")[0], "phys_port_cnt 2 but 1 'port:' block"),
+    ("ibv-cut-state", "ibv_devinfo", IBV.split("\t\t\tstate:\t\t\tPORT_DOWN")[0], "port 2: no 'state:' line"),
+    ("ibv-port-twice", "ibv_devinfo", _replace(IBV, "port:\t2", "port:\t1"), "port 1 listed twice"),
+    # The GID listing cut inside a GID, or inside a type-less line's GID.
+    (
+        "gids-cut-gid",
+        "roce-gids",
+        GIDS + "6 0000:0000:0000:0000:0000:ffff:0a6\n",
+        "line 7: expected '<index> <gid",
+    ),
+    (
+        "gids-cut-in-table",
+        "roce-gids",
+        _replace(GIDS, "ba3f:d2ff:fe77:1a2e RoCE_v2", "ba3f:d2"),
+        "line 2: expected",
     ),
     # lspci ACSCtl cut inside a flag or before the last ones.
     (

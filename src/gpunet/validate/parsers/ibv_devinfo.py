@@ -73,7 +73,31 @@ def parse_ibv_devinfo(text: str) -> dict[str, Any]:
                 devices[-1][key] = to_number(value) if key == "phys_port_cnt" else value
     if not devices:
         raise ParseError("no 'hca_id:' block found: not ibv_devinfo output, or no RDMA device present")
+    for device in devices:
+        _refuse_cut_device(device)
     return {"devices": devices}
+
+
+def _refuse_cut_device(device: dict[str, Any]) -> None:
+    """ibv_devinfo (rdma-core libibverbs/examples/devinfo.c print_hca_cap) prints a device's
+    `phys_port_cnt` and then, without -i, each port's block, `state` its first line: fewer or more
+    port blocks, or a port without its state, is a capture cut (or printed twice) inside it."""
+    count = device.get("phys_port_cnt")
+    ports = device["ports"]
+    if isinstance(count, int) and len(ports) != count:
+        raise ParseError(
+            f"hca_id {device['name']}: phys_port_cnt {count} but {len(ports)} 'port:' block"
+            f"{'' if len(ports) == 1 else 's'} (a cut capture, or ibv_devinfo -i selected a port)"
+        )
+    seen: set[int] = set()
+    for port in ports:
+        if port["port"] in seen:
+            raise ParseError(
+                f"hca_id {device['name']}: port {port['port']} listed twice (duplicated capture)"
+            )
+        seen.add(port["port"])
+        if "state" not in port:
+            raise ParseError(f"hca_id {device['name']} port {port['port']}: no 'state:' line (a cut capture)")
 
 
 def _port_value(key: str, value: str) -> Any:

@@ -20,10 +20,16 @@ def parse_roce_gids(text: str) -> dict[str, Any]:
     gids: list[dict[str, Any]] = []
     seen: set[int] = set()
     matched = False
-    for line in content_lines(text):
+    for number_, line in enumerate(content_lines(text), 1):
         match = _ENTRY.match(line.strip())
         if match is None:
-            continue
+            # An index alone: the entry's gid file could not be read (the script's cat failed).
+            if not line.strip() or line.strip().isdigit():
+                continue
+            raise ParseError(
+                f"line {number_}: expected '<index> <gid: 8 groups of 4 hex digits> [<type> <netdev>]', "
+                f"got {line.strip()[:80]!r} (a cut or damaged line)"
+            )
         matched = True
         index = int(match["index"])
         if index in seen:
