@@ -59,12 +59,16 @@ def open_session(
         )
     if key_file is not None and not key_file.is_file():
         raise LoginError(switch.name, f"SSH key file {key_file} does not exist (gpunet_ssh_key_file)")
+    locked = key_file is not None and not key_passphrase and _encrypted(key_file)
     params = {
         "device_type": get_platform(switch.platform).netmiko_device_type,
         "host": switch.mgmt_address,
         "port": switch.mgmt_port,
         "username": user,
-        "password": password,
+        # paramiko (SSHClient._auth, 5.1) takes the password as the key's passphrase when none is
+        # given: "" makes an encrypted key die in bcrypt's ValueError (it catches SSHException
+        # only) before the agent is tried. None lets it pass the key by and try the agent.
+        "password": None if locked and not password else password,
         "ssh_strict": host_key_checking,
         "system_host_keys": False,
         "alt_host_keys": host_key_checking,
@@ -96,10 +100,29 @@ def open_session(
     except (NetmikoAuthenticationException, NetmikoTimeoutException, paramiko.SSHException, OSError) as error:
         if jump_client is not None:
             jump_client.close()
-        raise _login_error(switch.name, user, where, known_hosts, error) from None
+        failure = _login_error(switch.name, user, where, known_hosts, error)
+        refused = isinstance(error, NetmikoAuthenticationException) or (
+            isinstance(error, paramiko.SSHException) and isinstance(failure, UnreachableError)
+        )  # paramiko: "No authentication methods available" once the locked key was passed by
+        if locked and refused:
+            hint = f"the key file {key_file} is encrypted and gpunet_ssh_key_passphrase is not set"
+            failure = LoginError(switch.name, f"login as {user!r} refused by {where}; {hint}")
+        raise failure from None
     if jump_client is not None:
         session._gpunet_jump_client = jump_client  # type: ignore[attr-defined] # lives with the session
     return session
+
+
+def _encrypted(key_file: Path) -> bool:
+    """Whether `key_file` is a private key that opens only with a passphrase (paramiko's reader:
+    cryptography raises TypeError for an encrypted key read without one)."""
+    try:
+        paramiko.PKey.from_path(key_file)
+    except TypeError:
+        return True
+    except (paramiko.SSHException, ValueError, OSError):
+        return False
+    return False
 
 
 def _login_error(name: str, user: str, where: str, known_hosts: Path | None, error: Exception) -> Exception:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 import shutil
 import subprocess
 import time
@@ -20,7 +21,8 @@ import pytest
 from gpunet.netdev.errors import LoginError
 from gpunet.netdev.jumphost import JumpHost
 from gpunet.netdev.push import Connection, push_switch
-from tests.integration.push.test_push import OPTIONS
+from gpunet.netdev.strategies import PushOptions
+from tests.integration.push.test_push import OPTIONS, missing_from
 
 
 @dataclasses.dataclass
@@ -196,3 +198,88 @@ def test_missing_key_file_is_a_clear_login_error(start, keys, backups, tmp_path)
                 target.switch, target.intended, connection, check_mode=False, backup_root=backups,
                 options=OPTIONS,
             )  # fmt: skip
+
+
+PASSPHRASE = "correct horse battery staple"
+
+
+@pytest.fixture(scope="module")
+def encrypted_key(tmp_path_factory) -> tuple[Path, str]:
+    """An Ed25519 key written encrypted (OpenSSH format, bcrypt KDF) and its public half."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    path = tmp_path_factory.mktemp("encrypted") / "switch_ed25519"
+    key.write_private_key(path, passphrase=PASSPHRASE)
+    path.chmod(0o600)
+    return path, key.export_public_key().decode()
+
+
+# Decrypting the key (bcrypt KDF) at each login, the confirm's included, is slow on a busy host:
+# a commit timer of its own so that it never fires before the confirm.
+SLOW_LOGIN = PushOptions(confirm_timeout_s=30, command_timeout_s=20)
+# (gpunet_ssh_key_passphrase, what the push must end with: its message, or the LoginError's)
+PASSPHRASES = [
+    (PASSPHRASE, "committed, confirmed and saved"),
+    # paramiko took the empty password as the passphrase and died in bcrypt's ValueError.
+    (
+        None,
+        r"login as 'netops' refused by 127\.0\.0\.1:\d+; the key file \S+ is encrypted and "
+        "gpunet_ssh_key_passphrase is not set",
+    ),
+    ("not the passphrase", r"login as 'netops' refused by 127\.0\.0\.1:\d+ \(wrong credentials\?\)$"),
+]
+
+
+@pytest.mark.parametrize(("passphrase", "expected"), PASSPHRASES, ids=["right", "none", "wrong"])
+def test_an_encrypted_key_logs_in_with_its_passphrase_only(
+    start, encrypted_key, backups, fleet, passphrase, expected
+):
+    path, public = encrypted_key
+    target = start("eos", authorized_keys=public)
+    before = fleet.call(lambda: list(target.sim.state.config))
+    connection = Connection(
+        password="", host_key_checking=False, timeout_s=5, key_file=path, key_passphrase=passphrase
+    )
+    try:
+        result = push_switch(
+            target.switch,
+            target.intended,
+            connection,
+            check_mode=False,
+            backup_root=backups,
+            options=SLOW_LOGIN,
+        )
+        message = result.message
+    except LoginError as refused:
+        message = refused.reason
+    assert re.fullmatch(expected, message), message
+    assert PASSPHRASE not in message
+    if expected.startswith("committed"):
+        assert missing_from(fleet.call(lambda: list(target.sim.state.config)), target.intended, "eos") == []
+        assert not fleet.call(lambda: target.sim.state.pending_confirm)
+    else:  # refused at the login: nothing was typed, nothing changed
+        assert fleet.call(lambda: [entry["event"] for entry in target.sim.state.history]) == []
+        assert fleet.call(lambda: list(target.sim.state.config)) == before
+
+
+def test_push_through_a_proxyjump_named_in_an_ssh_config(start, keys, backups, jump_server, tmp_path, fleet):
+    """gpunet_ssh_config_file: the switch's address has a ProxyJump in the operator's OpenSSH
+    config; netmiko runs `ssh -W` through it, for the push and for the confirm's new session."""
+    if shutil.which("ssh") is None:
+        pytest.skip("ssh not installed (openssh-client): netmiko runs it for a ProxyJump")
+    port, forwarded = jump_server
+    target = start("eos", authorized_keys=keys.switch_public)
+    config = tmp_path / "ssh_config"
+    config.write_text(
+        "Host bastion\n"
+        f"  HostName 127.0.0.1\n  Port {port}\n  User bastion\n  IdentityFile {keys.jump_key}\n"
+        "  IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  BatchMode yes\n"
+        "Host 127.0.0.1\n  ProxyJump bastion\n"
+    )
+    result = push_switch(
+        target.switch, target.intended, key_connection(keys, ssh_config_file=config), check_mode=False,
+        backup_root=backups, options=SLOW_LOGIN,
+    )  # fmt: skip
+    assert result.message == "committed, confirmed and saved"
+    assert forwarded.count(("127.0.0.1", target.sim.port)) >= 2  # the push, and the confirm's session
+    assert missing_from(fleet.call(lambda: list(target.sim.state.config)), target.intended, "eos") == []
+    assert not fleet.call(lambda: target.sim.state.pending_confirm)
