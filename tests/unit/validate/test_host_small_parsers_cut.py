@@ -6,7 +6,8 @@ per GPU), lsmod (kmod tools/lsmod.c `%-19s %8ld  %d` rows with holders; busybox'
 cap_acs: seven `Name+`/`Name-` flags), `ibv_devinfo` (rdma-core devinfo.c print_hca_cap:
 `phys_port_cnt`, then a `port:` block per port, `state` first) and verify_host's sysfs GID
 listing (collect_plan.GID_TABLE_SCRIPT: `<index> <gid> <type> <netdev>`, an index alone where
-the gid file could not be read)."""
+the gid file could not be read), and mlnx_qos's dscp2prio lines (two-digit DSCPs each followed by a
+comma, a priority's ninth DSCP on a second `prio:N` line, as public MLNX_OFED captures print them)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,40 @@ GIDS = """0 fe80:0000:0000:0000:ba3f:d2ff:fe77:1a2e IB/RoCE_v1 ens1f0np0
 5 0000:0000:0000:0000:0000:0000:0000:0000
 """
 
+MLNX_QOS = """DCBX mode: OS controlled
+Priority trust state: dscp
+dscp2prio mapping:
+        prio:0 dscp:07,06,05,04,03,02,01,00,
+        prio:1 dscp:15,14,13,12,11,10,09,08,
+        prio:2 dscp:23,22,21,20,19,18,17,16,
+        prio:3 dscp:31,29,28,27,25,24,
+        prio:4 dscp:39,38,37,36,35,34,33,32,
+        prio:5 dscp:47,46,45,44,43,42,41,40,
+        prio:6 dscp:30,26,55,54,53,52,51,50,
+        prio:6 dscp:49,48,
+        prio:7 dscp:63,62,61,60,59,58,57,56,
+Cable len: 7
+PFC configuration:
+        priority    0   1   2   3   4   5   6   7
+        enabled     0   0   0   1   0   0   0   0
+tc: 0 ratelimit: unlimited, tsa: vendor
+         priority:  0
+tc: 1 ratelimit: unlimited, tsa: vendor
+         priority:  1
+tc: 2 ratelimit: unlimited, tsa: vendor
+         priority:  2
+tc: 3 ratelimit: unlimited, tsa: vendor
+         priority:  3
+tc: 4 ratelimit: unlimited, tsa: vendor
+         priority:  4
+tc: 5 ratelimit: unlimited, tsa: vendor
+         priority:  5
+tc: 6 ratelimit: unlimited, tsa: vendor
+         priority:  6
+tc: 7 ratelimit: unlimited, tsa: vendor
+         priority:  7
+"""
+
 
 def _replace(text: str, old: str, new: str) -> str:
     assert old in text, old  # a case that changed nothing would test nothing
@@ -109,6 +144,9 @@ READS = [
     ("ibv-mtu", "ibv_devinfo", IBV, ("devices", 0, "ports", 1, "active_mtu"), 1024),
     ("gids-roce-v2", "roce-gids", GIDS, ("gids", 3, "gid"), "0000:0000:0000:0000:0000:ffff:0a64:0107"),
     ("gids-unreadable-and-unused-dropped", "roce-gids", GIDS, ("gids",), None),
+    ("mlnx-qos-moved-dscp", "mlnx_qos", MLNX_QOS, ("dscp_to_priority", "26"), 6),
+    ("mlnx-qos-second-line", "mlnx_qos", MLNX_QOS, ("dscp_to_priority", "48"), 6),
+    ("mlnx-qos-untouched", "mlnx_qos", MLNX_QOS, ("dscp_to_priority", "4"), 0),
     ("lspci-first", "lspci-acs", LSPCI, ("devices", 0, "acs_control", "ReqRedir"), True),
     ("lspci-first-off", "lspci-acs", LSPCI, ("devices", 0, "acs_control", "TransBlk"), False),
     ("lspci-second", "lspci-acs", LSPCI, ("devices", 1, "acs_control", "SrcValid"), False),
@@ -170,6 +208,26 @@ REFUSALS = [
         "roce-gids",
         _replace(GIDS, "ba3f:d2ff:fe77:1a2e RoCE_v2", "ba3f:d2"),
         "line 2: expected",
+    ),
+    # mlnx_qos dscp2prio cut inside a DSCP (`47,46,4` would map DSCP 4 to priority 5), a DSCP
+    # under two priorities (a doubled table), a DSCP out of range.
+    (
+        "mlnx-qos-cut-dscp",
+        "mlnx_qos",
+        _replace(MLNX_QOS, "dscp:47,46,45,44,43,42,41,40,", "dscp:47,46,4"),
+        "line 9: expected 'prio:<0-7> dscp:'",
+    ),
+    (
+        "mlnx-qos-dscp-twice",
+        "mlnx_qos",
+        _replace(MLNX_QOS, "dscp:63,62,", "dscp:26,63,62,"),
+        "line 12: DSCP 26 mapped to priority 7 after priority 6",
+    ),
+    (
+        "mlnx-qos-dscp-64",
+        "mlnx_qos",
+        _replace(MLNX_QOS, "dscp:49,48,", "dscp:49,48,64,"),
+        "line 11: DSCP 64 is not a DSCP",
     ),
     # lspci ACSCtl cut inside a flag or before the last ones.
     (

@@ -31,7 +31,7 @@ _TC_PRIORITIES = re.compile(r"^priority:\s*(?P<priorities>[\d\s]+)$")
 
 def parse_mlnx_qos(text: str) -> dict[str, Any]:
     runs: list[dict[str, Any]] = []
-    for raw in content_lines(text):
+    for number_, raw in enumerate(content_lines(text), 1):
         line = raw.strip()
         # Every pattern is anchored on a literal, so the prefix test first spares the
         # failing matches (seven per line, a third of the time over 32,768 captures).
@@ -44,8 +44,7 @@ def parse_mlnx_qos(text: str) -> dict[str, Any]:
         elif not runs:
             continue
         elif line.startswith("prio:") and (match := _DSCP_MAP.match(line)):
-            for dscp in filter(None, match["dscp"].split(",")):
-                runs[-1]["dscp_to_priority"][int(dscp)] = int(match["prio"])
+            _read_dscp_line(runs[-1]["dscp_to_priority"], match, number_)
         elif line.startswith("Cable len:") and (match := _CABLE.match(line)):
             runs[-1]["cable_length_m"] = int(match["length"])
         elif line.startswith("enabled") and (match := _PFC_ENABLED.match(line)):
@@ -83,6 +82,32 @@ def _refuse_cut_priority_list(tcs: list[dict[str, Any]]) -> None:
     if sorted(listed) != list(range(8)):
         missing = sorted(set(range(8)) - set(listed))
         raise ParseError(f"incomplete mlnx_qos capture: priorities {missing} are under no traffic class")
+
+
+# mlnx_qos prints each DSCP of a priority as two digits and a comma (`prio:3 dscp:31,30,...,24,`),
+# at most eight a line, a priority's next eight on another `prio:N` line (as in public captures of
+# MLNX_OFED and mlnx-tools mlnx_qos); each DSCP 0-63 maps to one priority (the DCB APP table
+# holds one DSCP entry per code point).
+_DSCP_LIST = re.compile(r"^(?:\d\d,)+$")
+
+
+def _read_dscp_line(mapping: dict[int, int], match: re.Match[str], number_: int) -> None:
+    """A `prio:N dscp:..` line into `mapping`; a list cut inside (`47,46,4`: DSCP 4 would be read
+    as priority N), a DSCP above 63, or a DSCP given a second priority is an error naming the line."""
+    if not _DSCP_LIST.match(match["dscp"]) or int(match["prio"]) > 7:
+        raise ParseError(
+            f"line {number_}: expected 'prio:<0-7> dscp:' and two-digit DSCPs each followed by a comma, "
+            f"got 'prio:{match['prio']} dscp:{match['dscp']}' (a cut dscp2prio line)"
+        )
+    for dscp in (int(item) for item in match["dscp"].split(",") if item):
+        if dscp > 63:
+            raise ParseError(f"line {number_}: DSCP {dscp} is not a DSCP (0-63)")
+        if dscp in mapping:
+            raise ParseError(
+                f"line {number_}: DSCP {dscp} mapped to priority {match['prio']} after priority "
+                f"{mapping[dscp]} (a garbled or doubled dscp2prio table)"
+            )
+        mapping[dscp] = int(match["prio"])
 
 
 def _new_run(dcbx_mode: str | None = None) -> dict[str, Any]:
