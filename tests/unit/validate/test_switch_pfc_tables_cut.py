@@ -4,7 +4,8 @@ read completely and right, or refused naming the line. Recorded output in the pu
 counters` as docs/switch-show-commands.md models them, Cumulus `nv show interface <swp> counters
 qos pfc-stats`, SONiC `show pfc priority` (sonic-utilities 691b1bb pfc/main.py showPfcPrio: a
 tabulate table, `N/A` where a port has no `pfc_enable`) and `show ecn` (scripts/ecnconfig
-`list()`: `Profile: <name>` and a headerless tabulate table between two dashed rules)."""
+`list()`: `Profile: <name>` and a headerless tabulate table between two dashed rules), and Junos
+`show interfaces queue` in the EX2200 layout of tests/unit/validate/outputs/ (no rates)."""
 
 from __future__ import annotations
 
@@ -74,6 +75,28 @@ green_max_threshold  65536
 
 """
 
+JUNOS_QUEUE = """Physical interface: ge-0/0/7, Enabled, Physical link is Up
+  Interface index: 136, SNMP ifIndex: 508
+Forwarding classes: 16 supported, 2 in use
+Egress queues: 8 supported, 2 in use
+Queue: 0, Forwarding classes: best-effort
+  Queued:
+  Transmitted:
+    Packets              :                 91337
+    Bytes                :              41101650
+    Tail-dropped packets :                    12
+    RL-dropped packets   :                     0
+    RL-dropped bytes     :                     0
+Queue: 3, Forwarding classes: roce
+  Queued:
+  Transmitted:
+    Packets              :               7740021
+    Bytes                :            8235382344
+    Tail-dropped packets :                     4
+    RL-dropped packets   :                     0
+    RL-dropped bytes     :                     0
+"""
+
 
 def _lines(text: str, drop: int) -> str:
     """The capture without its last `drop` lines (cut at a line's end)."""
@@ -99,6 +122,13 @@ READS = [
     ("pfc-priority-last", "sonic-show-pfc-priority", PFC_PRIORITY, ("interfaces", "Ethernet12"), [3]),
     ("ecn", "sonic-show-ecn", ECN, ("profiles", "AZURE_LOSSLESS", "red_max_threshold"), 3145728),
     ("eos-pfc", "eos-show-pfc", EOS_PFC, ("interfaces", "Et1/1", "priorities"), [3, 4]),
+    (
+        "junos-queue-drops",
+        "junos-show-interfaces-queue",
+        JUNOS_QUEUE,
+        ("interfaces", "ge-0/0/7", "queues", "3", "tail_dropped_packets"),
+        4,
+    ),
     ("ecn-second", "sonic-show-ecn", ECN, ("profiles", "lossy_wred"), {"green_max_threshold": 65536}),
 ]
 
@@ -212,6 +242,20 @@ REFUSALS = [
         "sonic-show-pfc-priority",
         _replace(PFC_PRIORITY, "Ethernet12   3", "Ethernet0    3"),
         "line 7: port Ethernet0 listed twice",
+    ),
+    # Junos show interfaces queue: the last queue cut after its Packets line (its drops would be
+    # unknown), or a queue printed twice under one interface.
+    (
+        "junos-queue-cut",
+        "junos-show-interfaces-queue",
+        _lines(JUNOS_QUEUE, 4),
+        "queue 3 has no 'Tail-dropped packets' line",
+    ),
+    (
+        "junos-queue-twice",
+        "junos-show-interfaces-queue",
+        JUNOS_QUEUE + "\n".join(JUNOS_QUEUE.splitlines()[12:]) + "\n",
+        "ge-0/0/7 queue 3 is listed twice",
     ),
     # SONiC show ecn: a field cut before its value, a profile cut before its closing rule (at
     # the capture's end, or with the next profile's title after it), a title with no table.

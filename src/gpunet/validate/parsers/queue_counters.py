@@ -309,7 +309,10 @@ def parse_junos_interfaces_queue(text: str) -> dict[str, Any]:
         elif (match := _JUNOS_QUEUE.match(stripped)) and interfaces:
             classes = [name.strip() for name in match["fc"].split(",")]
             queue = {"forwarding_class": classes[0], "forwarding_classes": classes}
-            queues = interfaces[next(reversed(interfaces))]["queues"]
+            port = next(reversed(interfaces))
+            queues = interfaces[port]["queues"]
+            if match["queue"] in queues:
+                raise ParseError(f"{port} queue {match['queue']} is listed twice (a duplicated capture)")
             queues[match["queue"]] = queue
             section = ""
         elif stripped in ("Queued:", "Transmitted:"):
@@ -324,4 +327,11 @@ def parse_junos_interfaces_queue(text: str) -> dict[str, Any]:
         for number_, counters in interface["queues"].items():
             if "transmitted_packets" not in counters:
                 raise ParseError(f"incomplete capture: {port} queue {number_} has no Transmitted counters")
+            # Every layout prints `Tail-dropped packets` under Transmitted (EX2200, MX960, Evolved
+            # captures in tests/unit/validate/outputs/): without it the queue was cut inside its
+            # counters, and its drops would read as unknown.
+            if "tail_dropped_packets" not in counters:
+                raise ParseError(
+                    f"incomplete capture: {port} queue {number_} has no 'Tail-dropped packets' line"
+                )
     return {"interfaces": interfaces}
