@@ -16,7 +16,7 @@ from gpunet.validate.checks import CHECKS, Catalog, CatalogError, load_catalog, 
 from gpunet.validate.judge import judge
 from gpunet.validate.manifest import ManifestError, build_manifest, record_collection
 from gpunet.validate.pairs import MODES, RING
-from gpunet.validate.report import FORMATS, render
+from gpunet.validate.report import FORMATS, STREAMED, chunks, render
 from gpunet.validate.results import EXIT_COULD_NOT_RUN, EXIT_INTERNAL, EXIT_USAGE, Status, exit_code
 from gpunet.validate.thresholds import Thresholds
 
@@ -123,23 +123,33 @@ def _judge_and_report(args: argparse.Namespace, catalog: Catalog, folder: Path) 
     if args.format == PROMETHEUS:
         # Imported where used, as the collection's modules are (_collect): judging an artifacts
         # folder into another format starts without them (0.15 s of imports).
-        from gpunet.validate.report.prometheus import render_prometheus, write_textfile
+        from gpunet.validate.report.prometheus import prometheus_chunks, render_prometheus, write_textfile
 
         if args.output:
-            # Atomic (temp file + rename): node_exporter's textfile collector may read it at any moment.
-            write_textfile(Path(args.output), render_prometheus(verdict, args.failures_only))
+            # Atomic (temp file + rename): node_exporter's textfile collector may read it at any
+            # moment. Written piece by piece, as the JSON and JUnit reports are (below).
+            write_textfile(Path(args.output), prometheus_chunks(verdict, args.failures_only))
             print(f"gpunet-validate: wrote prometheus metrics to {args.output}", file=sys.stderr)
             return exit_code(verdict.results)
         report = render_prometheus(verdict, args.failures_only)
-    else:
+    elif args.format not in STREAMED:
         color = not args.no_color and not args.output and sys.stdout.isatty()
         report = render(verdict, args.format, color=color, failures_only=args.failures_only)
     if args.output:
         try:
-            Path(args.output).write_text(report)
+            if args.format in STREAMED:
+                # Hundreds of MiB at 16,384 hosts: written as it is made, never held whole.
+                with open(args.output, "wb") as out:
+                    out.writelines(chunks(verdict, args.format))
+            else:
+                Path(args.output).write_text(report)
         except OSError as error:
             return _usage_error(f"--output {args.output}: cannot write ({error.strerror or error})")
         print(f"gpunet-validate: wrote {args.format} report to {args.output}", file=sys.stderr)
+    elif args.format in STREAMED:
+        sys.stdout.flush()
+        sys.stdout.buffer.writelines(chunks(verdict, args.format))
+        sys.stdout.buffer.flush()
     else:
         sys.stdout.write(report)
     if not any(result.status != Status.NOT_CHECKED for result in verdict.results):

@@ -96,3 +96,16 @@ def test_junit_is_what_element_tree_writes(
     written = report.render(verdict, "junit")
     assert written == element_tree_junit(verdict, pretty and bool(verdict.results))
     assert ET.fromstring(written.split("\n", 1)[1]).get("tests") == str(len(verdict.results))
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 10_000])
+@pytest.mark.parametrize(("fixture", "shape"), CASES)
+def test_junit_pieces_are_the_whole_document(fixture, shape, chunk: int, monkeypatch) -> None:
+    """Written piece by piece (480 MiB at 16,384 hosts): the same bytes, in pieces of `chunk`
+    testcases (with the suites' tags between them) and the rest."""
+    verdict = shape(judge(ARTIFACTS / fixture))
+    monkeypatch.setattr(junit, "PRETTY_MAX_RESULTS", 0)
+    monkeypatch.setattr(junit, "CHUNK", chunk)
+    pieces = list(report.chunks(verdict, "junit"))
+    assert b"".join(pieces) == element_tree_junit(verdict, pretty=False).encode()
+    assert len(pieces) == len(verdict.results) // chunk + 1

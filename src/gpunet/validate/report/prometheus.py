@@ -38,13 +38,13 @@ check already says why), never a made-up zero.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gpunet.validate.checks.traffic import PairMeasurement
 from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest, NicExpectation
-from gpunet.validate.report.exposition import Family, exposition_text, write_atomically
+from gpunet.validate.report.exposition import Family, exposition_chunks, exposition_text, write_atomically
 from gpunet.validate.report.grouping import counts_per_check
 from gpunet.validate.results import Measurement, Result, Status, counts, exit_code
 
@@ -61,9 +61,15 @@ NODE_CHECK = "node-check"
 
 
 def render_prometheus(verdict: Verdict, failures_only: bool = False) -> str:
-    return exposition(
+    return "".join(prometheus_chunks(verdict, failures_only))
+
+
+def prometheus_chunks(verdict: Verdict, failures_only: bool = False) -> Iterator[str]:
+    """`render_prometheus` in pieces, for `write_textfile` or a stream."""
+    found = families(
         verdict.results, verdict.manifest, verdict.measurements, verdict.pairs, VALIDATE, failures_only
     )
+    return exposition_chunks(found)
 
 
 def exposition(
@@ -92,7 +98,7 @@ def families(
     return found
 
 
-def write_textfile(path: Path, text: str) -> None:
+def write_textfile(path: Path, text: str | Iterable[str]) -> None:
     """Write for the textfile collector, atomically (the collector may read at any moment)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, text)
