@@ -79,6 +79,9 @@ CASES = [
     ("sonic", {"slow_at": COMMIT["sonic"], "slow_s": 6.0, "cut_while_slow": True}, "rolled back", "previous"),
     # Junos: a `commit confirmed` slower than the push waits lands with its timer, as EOS's.
     ("junos", {"slow_at": COMMIT["junos"]}, TIMER, "previous"),
+    # NX-OS: the lines are live as typed; an `end` slower than the push waits is a lost session,
+    # and the checkpoint is restored on a new session.
+    ("nxos", {"slow_at": COMMIT["nxos"]}, "rolled back", "previous"),
     # The confirm refused (`configuration database locked by ...`, NVUE `Config apply is in
     # progress`): the commit stays live and unconfirmed until the OS's timer takes it back.
     ("cumulus", {"refuse": CONFIRM["cumulus"]}, TIMER, "intent until the timer"),
