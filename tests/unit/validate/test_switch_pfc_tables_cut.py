@@ -4,8 +4,10 @@ read completely and right, or refused naming the line. Recorded output in the pu
 counters` as docs/switch-show-commands.md models them, Cumulus `nv show interface <swp> counters
 qos pfc-stats`, SONiC `show pfc priority` (sonic-utilities 691b1bb pfc/main.py showPfcPrio: a
 tabulate table, `N/A` where a port has no `pfc_enable`) and `show ecn` (scripts/ecnconfig
-`list()`: `Profile: <name>` and a headerless tabulate table between two dashed rules), and Junos
-`show interfaces queue` in the EX2200 layout of tests/unit/validate/outputs/ (no rates)."""
+`list()`: `Profile: <name>` and a headerless tabulate table between two dashed rules), Junos
+`show interfaces queue` in the EX2200 layout of tests/unit/validate/outputs/ (no rates), and EOS
+`show interfaces counters queue detail`'s egress table in the layout of the ntc-templates capture
+recorded there (7800R-style ports; only queues that counted something)."""
 
 from __future__ import annotations
 
@@ -97,6 +99,25 @@ Queue: 3, Forwarding classes: roce
     RL-dropped bytes     :                     0
 """
 
+# The egress table is wider than a source line (EOS prints it so): each row is two string pieces.
+EOS_DETAIL = (
+    "\n".join(
+        [
+            "Egress Queue Counters",
+            "Port               Traffic   DropPrec   DestType        OutEnqPkts      OutEnqOctets"
+            "       OutDropPkts     OutDropOctets",
+            "                    Class",
+            "Et1/1/1                TC3      DP0-3         UC          40012210       40972503040"
+            "                 7              7168",
+            "Et1/1/1                TC7      DP0-3         UC            100211          11384004"
+            "                 0                 0",
+            "Et2/1/1                TC3      DP0-3         UC          39990001       40949761024"
+            "                 0                 0",
+        ]
+    )
+    + "\n"
+)
+
 
 def _lines(text: str, drop: int) -> str:
     """The capture without its last `drop` lines (cut at a line's end)."""
@@ -129,6 +150,8 @@ READS = [
         ("interfaces", "ge-0/0/7", "queues", "3", "tail_dropped_packets"),
         4,
     ),
+    ("eos-detail-drops", "eos-show-interfaces-counters-queue", EOS_DETAIL, ("queues", 0, "drop_packets"), 7),
+    ("eos-detail-last", "eos-show-interfaces-counters-queue", EOS_DETAIL, ("queues", 2, "port"), "Et2/1/1"),
     ("ecn-second", "sonic-show-ecn", ECN, ("profiles", "lossy_wred"), {"green_max_threshold": 65536}),
 ]
 
@@ -256,6 +279,21 @@ REFUSALS = [
         "junos-show-interfaces-queue",
         JUNOS_QUEUE + "\n".join(JUNOS_QUEUE.splitlines()[12:]) + "\n",
         "ge-0/0/7 queue 3 is listed twice",
+    ),
+    # EOS egress queue table: a row cut before its counters (its drops would be missing from the
+    # queues, read as a queue that counted nothing).
+    (
+        "eos-detail-cut",
+        "eos-show-interfaces-counters-queue",
+        _lines(EOS_DETAIL, 1) + "Et2/1/1                TC3      DP0\n",
+        "(a cut row)",
+    ),
+    (
+        "eos-txq-cut",
+        "eos-show-interfaces-counters-queue",
+        "Port       TxQ  Counter/pkts  Counter/bytes  Drop/pkts  Drop/bytes\n"
+        "Et1/1      UC3  100  6400  0  0\nEt2/1      UC\n",
+        "got 'Et2/1      UC' (a cut row)",
     ),
     # SONiC show ecn: a field cut before its value, a profile cut before its closing rule (at
     # the capture's end, or with the next profile's title after it), a title with no table.

@@ -52,6 +52,11 @@ def _eos_table(text: str, required: str, what: str) -> list[tuple[str, str, list
                 raise ParseError(f"{match['port']} {match['queue']} is listed twice (a duplicated capture)")
             seen.add(key)
             rows.append((match["port"], match["queue"], [number(t) for t in match["values"].split()]))
+        elif header_seen and _EOS_PORT_START.match(stripped):
+            raise ParseError(
+                f"expected '<port> <queue> <counters>' under the {required} header, got {stripped!r} "
+                "(a cut row)"
+            )
     if not header_seen:
         raise ParseError(f"no 'Port TxQ ... {required}' header: not EOS `{what}` output")
     return rows
@@ -172,7 +177,17 @@ def _eos_detail_rows(text: str) -> list[dict[str, Any]]:
                     "drop_packets": counters["OutDropPkts"],
                 }
             )
+        elif columns and _EOS_PORT_START.match(stripped):
+            raise ParseError(
+                f"expected '<port> TC<n> DP<m> UC|MC <counters>' under the egress queue header, "
+                f"got {stripped!r} (a cut row)"
+            )
     return _merge_drop_precedences(queues)
+
+
+# The first cell of an EOS counters row (`Et3/1/1`, `Ethernet1`): a row cut before its counters
+# still starts so, and is refused rather than skipped.
+_EOS_PORT_START = re.compile(r"^(Et|Ethernet)\d\S*")
 
 
 def _merge_drop_precedences(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
