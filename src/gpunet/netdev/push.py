@@ -155,7 +155,9 @@ def _run(
             raise _with_startup(strategy, error) from None
     if signals.pending:
         raise PushError(
-            name, f"{signals.pending} arrived during the confirm; the push finished first", "committed"
+            name,
+            f"{signals.pending} arrived during the confirm and save; the push finished first",
+            "committed",
         )
     message = "; ".join(["committed, confirmed and saved", *notes])
     return PushResult(name, switch.platform, True, diff, backup, message)

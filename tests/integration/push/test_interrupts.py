@@ -130,3 +130,34 @@ def test_a_signal_during_the_confirm_lets_the_push_finish_and_says_so(fleet, sta
     if platform != "junos":  # a Junos commit is its save
         assert fleet.call(lambda: copy.deepcopy(target.sim.state.startup)) == running(fleet, target)
     assert leftovers(fleet, target) == {}
+
+
+# The command each OS saves with; held (slow_at) so that the signal lands while it runs.
+SAVE_COMMAND = {
+    "nxos": r"^copy running-config startup-config$",
+    "eos": r"^write memory$",
+    "cumulus": r"^nv config save$",
+    "sonic": r"config save -y$",
+}
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("platform", list(SAVE_COMMAND))
+def test_a_signal_during_the_save_lets_the_save_finish_and_says_so(
+    fleet, start, backups, platform, signal_number
+):
+    """Stopping inside the save would leave the intent live and unsaved (and, on NX-OS and SONiC,
+    the checkpoint): the push finishes the save, removes its checkpoint, and reports it."""
+    target = start(platform, slow_at=SAVE_COMMAND[platform], slow_s=2.0)
+    saving = lambda: "slow" in events(fleet, target)  # noqa: E731 - the save is being carried out
+    kind, state, message = push_and_signal(target, backups, saving, signal_number)
+    assert (kind, state) == ("error", "committed"), message
+    assert f"{signal.Signals(signal_number).name} arrived during the confirm and save" in message
+    wait_for(lambda: not fleet.call(lambda: list(target.sim.in_flight)), 5)
+    assert not fleet.call(lambda: target.sim.state.pending_confirm)
+    assert missing_from(running(fleet, target), target.intended, platform) == []
+    assert (
+        missing_from(fleet.call(lambda: copy.deepcopy(target.sim.state.startup)), target.intended, platform)
+        == []
+    )
+    assert leftovers(fleet, target) == {}
