@@ -6,7 +6,8 @@
 # 2. inputs staged under build/ee/: gpunet's wheel and all its dependencies as wheels (pip wheel,
 #    constrained to the versions in this virtualenv, the ones the tests ran with), the gpunet.fabric
 #    tarball, and the collections of requirements.yml (ansible.posix, community.general) packed from
-#    the ansible package installed here (scripts/pack-installed-collection.py; no Galaxy), and
+#    the copies Ansible uses here: the collections path scripts/setup.sh filled, else an old venv's
+#    `ansible` bundle (scripts/pack-installed-collection.py; no Galaxy), and
 #    copies of ee/requirements.txt and ee/requirements.yml, which the definition names there;
 # 3. `ansible-builder create` writes the build context, `podman build` builds it. Inside the build
 #    pip uses --no-index (PIP_NO_INDEX) with the staged wheels, ansible-galaxy the staged tarballs.
@@ -45,9 +46,17 @@ wheel="$(ls "$stage"/dist/gpunet-*.whl)"
 
 "$here/scripts/build-collection.sh" "$stage/dist" >/dev/null
 cp "$stage"/dist/gpunet-fabric-*.tar.gz "$stage/collections/gpunet-fabric.tar.gz"
+# Where Ansible finds them, in its search order: ansible.cfg's collections_path (./collections, where
+# scripts/install-collections.sh puts them), then the site-packages of a venv that has the bundle.
 bundle="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/ansible_collections"
 for name in ansible/posix community/general; do
-    "$python" "$here/scripts/pack-installed-collection.py" "$bundle/$name" "$stage/collections/${name/\//-}.tar.gz"
+    source="$here/collections/ansible_collections/$name"
+    [ -f "$source/MANIFEST.json" ] || source="$bundle/$name"
+    if [ ! -f "$source/MANIFEST.json" ]; then
+        echo "build-ee.sh: ${name/\//.} is not installed; run scripts/install-collections.sh" >&2
+        exit 1
+    fi
+    "$python" "$here/scripts/pack-installed-collection.py" "$source" "$stage/collections/${name/\//-}.tar.gz"
 done
 
 # Last, so an interrupted staging leaves the definition unbuildable rather than half-staged.

@@ -32,4 +32,8 @@ if [ ! -f "$stamp" ] || [ "$here/pyproject.toml" -nt "$stamp" ]; then
     "$venv/bin/pip" install -q -e "$here[test,lab]"
     touch "$stamp"
 fi
+
+# The collections the roles use besides ansible.builtin and gpunet.fabric (requirements.yml), into
+# ansible.cfg's collections_path; gpunet depends on ansible-core, not on the `ansible` bundle.
+"$here/scripts/install-collections.sh"
 echo "setup complete: $venv"

@@ -5,8 +5,9 @@ ansible-core, whose ansible-galaxy installs the artifact into an empty collectio
 plugin used says gpunet is missing and how to install it, and that command, taken from the message,
 installs gpunet from the wheel the collection carries (requirements.txt). From there, in a folder
 that is not the checkout and without the checkout's ansible.cfg: site.yml's syntax check, the
-preflight and the render on the example inventory. About 50-60 s, half of it pip unpacking the
-`ansible` bundle gpunet depends on (docs/install.md says why it is not ansible-core alone)."""
+preflight and the render on the example inventory. gpunet depends on ansible-core alone, so the
+collections of requirements.yml are installed beside gpunet.fabric from tarballs packed from the
+copies the test venv's Ansible uses (scripts/pack-installed-collection.py). About 50-60 s."""
 
 from __future__ import annotations
 
@@ -92,15 +93,16 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> InstalledCollection:
     env = _env(collections, venv)
     wheels = wheelhouse.build(REPO_ROOT / ".cache" / "quickstart-wheelhouse", REPO_ROOT / "pyproject.toml")
     # The test venv's pip installs into the fresh venv (--python), so it needs no pip of its own;
-    # --no-compile: byte-compiling the ansible bundle would double the install's time.
+    # --no-compile: byte-compiling ansible-core and netmiko's dependencies is not needed to run them.
     pip = [str(BIN / "pip"), "--python", str(venv / "bin" / "python"), "install", "-q", "--no-compile",
            "--find-links", str(wheels)]  # fmt: skip
     core = _run([*pip, _pinned("ansible-core")], env, work)
     assert core.returncode == 0, core.stdout + core.stderr
     install = _run(
-        # --offline: no Galaxy; ansible.posix and community.general come with gpunet's `ansible` below
-        [str(venv / "bin" / "ansible-galaxy"), "collection", "install", "--offline", "--no-deps",
-         "-p", str(collections), str(artifact)],
+        # --offline: no Galaxy; the artifact and requirements.yml's collections, packed from the
+        # copies the test venv's Ansible uses
+        [str(venv / "bin" / "ansible-galaxy"), "collection", "install", "--offline",
+         "-p", str(collections), str(artifact), *_pack_required(work / "required")],
         env, work,
     )  # fmt: skip
     assert install.returncode == 0, install.stdout + install.stderr
@@ -122,6 +124,35 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> InstalledCollection:
     )  # fmt: skip
 
 
+def _installed_collection(name: str) -> Path | None:
+    """Where the test venv's Ansible finds collection `name`, in its search order: ansible.cfg's
+    collections_path (the checkout's collections/, scripts/install-collections.sh), then an
+    `ansible` bundle in site-packages (an older venv)."""
+    namespace, collection = name.split(".")
+    for root in (REPO_ROOT / "collections", Path(sysconfig.get_paths()["purelib"])):
+        path = root / "ansible_collections" / namespace / collection
+        if (path / "MANIFEST.json").is_file():
+            return path
+    return None
+
+
+def _pack_required(out: Path) -> list[str]:
+    """requirements.yml's collections as artifacts (scripts/pack-installed-collection.py)."""
+    out.mkdir()
+    tarballs = []
+    for name in sorted(_requirements()):
+        source = _installed_collection(name)
+        assert source, f"{name} is not installed (scripts/install-collections.sh)"
+        tarball = out / f"{name.replace('.', '-')}.tar.gz"
+        subprocess.run(
+            [sys.executable, str(REPO_ROOT / "scripts" / "pack-installed-collection.py"), str(source),
+             str(tarball)],
+            check=True,
+        )  # fmt: skip
+        tarballs.append(str(tarball))
+    return tarballs
+
+
 def _pinned(name: str) -> str:
     """name==the version installed in the test venv (the one the wheelhouse holds)."""
     return f"{name}=={metadata.version(name)}"
@@ -130,7 +161,7 @@ def _pinned(name: str) -> str:
 def _env(collections: Path, venv: Path) -> dict[str, str]:
     """The fresh venv first on PATH, the installed collection, no checkout ansible.cfg, no pip
     configuration or index of this machine (only the wheelhouse). ansible.posix and community.general
-    come from the `ansible` bundle in the venv's own site-packages; it holds no gpunet.fabric."""
+    are installed beside gpunet.fabric: the venv has ansible-core only."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "PIP_", "VIRTUAL_ENV"))}
     env.update(
         PATH=f"{venv / 'bin'}{os.pathsep}/usr/bin:/bin",
@@ -259,6 +290,16 @@ def _requirements() -> dict[str, str]:
     return {entry["name"]: entry["version"] for entry in document["collections"]}
 
 
+def test_gpunet_depends_on_ansible_core_not_the_bundle() -> None:
+    """The roles' other collections come from requirements.yml (scripts/install-collections.sh),
+    not from the 54 MB `ansible` bundle."""
+    names = [
+        Requirement(dep).name
+        for dep in tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    ]
+    assert "ansible-core" in names and "ansible" not in names, names
+
+
 def test_requirements_and_galaxy_dependencies_agree() -> None:
     galaxy = yaml.safe_load((COLLECTION_META / "galaxy.yml").read_text())
     assert galaxy["dependencies"] == _requirements()
@@ -281,17 +322,9 @@ def test_every_collection_the_content_calls_is_required() -> None:
 
 @pytest.mark.parametrize("name", sorted(_requirements()))
 def test_the_tested_collection_versions_satisfy_the_requirements(name: str) -> None:
-    namespace, collection = name.split(".")
-    manifest = (
-        Path(sysconfig.get_paths()["purelib"])
-        / "ansible_collections"
-        / namespace
-        / collection
-        / "MANIFEST.json"
-    )
-    if not manifest.is_file():
-        pytest.skip(f"{name} is not installed beside Ansible here")
-    version = json.loads(manifest.read_text())["collection_info"]["version"]
+    source = _installed_collection(name)
+    assert source, f"{name} is not installed (scripts/install-collections.sh)"
+    version = json.loads((source / "MANIFEST.json").read_text())["collection_info"]["version"]
     assert version in SpecifierSet(_requirements()[name]), (
         f"{name} {version} is outside {_requirements()[name]}"
     )

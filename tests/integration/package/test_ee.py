@@ -80,7 +80,7 @@ def test_the_image_runs_preflight_and_render(image: str, tmp_path: Path) -> None
 
 def test_the_image_has_the_required_collections(image: str) -> None:
     """gpunet.fabric and requirements.yml's collections, installed where ansible-builder puts them
-    (found before the copies inside the ansible package), at versions requirements.yml allows."""
+    (the image has ansible-core, not the `ansible` bundle), at versions requirements.yml allows."""
     run = _in_image(image, "ansible-galaxy", "collection", "list", "--format", "json")
     assert run.returncode == 0, run.stderr
     installed = json.loads(run.stdout).get("/usr/share/ansible/collections/ansible_collections", {})

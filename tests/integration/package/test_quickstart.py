@@ -4,7 +4,7 @@ test venv) that `pip install .` fills from a local wheelhouse and no index, so a
 pyproject.toml forgets fails here. HOME is a temporary folder (the block's ~/.venvs/gpunet and
 gpunet's ~/.cache land there) and PATH holds only a python3 >= 3.11 and the system's /usr/bin:/bin.
 
-About 60-90 s on 2 cores, most of it pip unpacking the ansible bundle, hence the e2e mark (CI's
+About 60-110 s on a busy 2-core machine, hence the e2e mark (CI's
 `make test` runs the e2e set); the wheelhouse is built once per set of versions (wheelhouse.py).
 """
 
