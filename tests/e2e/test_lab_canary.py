@@ -1,0 +1,94 @@
+"""A canary QoS rollout in the lab (issue 31): playbooks/switches.yml -e gpunet_rollout=canary with
+leaf02 (Cumulus, rail 1) as the canary and the lab's four nodes behind it, previous intent from a
+Git copy of intended/lab. The lab cannot run the incast stage (no RDMA NIC on the nodes, no SONiC
+leaf for the traffic model: docs/validation.md), so the gate's traffic checks skip there and the
+policy is judged by switch_ecn on what the running simulator prints (`nv show qos roce`, built
+from its configured lines): v2 with ECN off on the lossless TC is stopped and leaf02 pushed back
+to v1; the rendered policy after it goes on to leaf01 and spine01. The same playbook path, with
+the incast checks judging a SONiC canary, is tests/integration/push/test_canary_rollout.py.
+
+Written without running it (its author could not start the lab); expected about 6 minutes on 2
+cores: lab up, site.yml, two canary runs each collecting from the lab (gpunet-validate 42-80 s).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gpunet.lab.paths import LabPaths
+from gpunet.lab.state import LabState
+from tests.conftest import REPO_ROOT
+from tests.e2e.test_lab import ALL_NODES_AT_ONCE, INVENTORY, REJECTED_LINE, lab, recap, run  # noqa: F401  (lab: fixture)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.podman]
+
+CANARY = "leaf02"
+ECN_LINE = REJECTED_LINE  # intended/lab/leaf02.cfg: ECN on traffic class 3, the lossless one
+
+
+def git(folder: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+        capture_output=True,
+        check=True,
+    )
+
+
+def canary(intended: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return run(
+        "ansible-playbook", "playbooks/switches.yml", "-i", INVENTORY,
+        "-e", "gpunet_rollout=canary", "-e", f"gpunet_canary={CANARY}",
+        "-e", f"switch_qos_intended_dir={intended}", "-e", f"switches_rollout_dir={out}",
+    )  # fmt: skip
+
+
+def running(paths: LabPaths) -> list[str]:
+    """The canary simulator's running config, from the state file it keeps."""
+    state = LabState.load(paths.state_file)
+    assert state is not None
+    return json.loads(Path(state.switches[CANARY].state_file).read_text())["config"]
+
+
+def gate_failures(out: Path) -> set[tuple[str, str]]:
+    results = json.loads((out / "after.json").read_text())["results"]
+    return {(r["check"], r["target"]) for r in results if r["status"] in ("fail", "error")}
+
+
+def test_ecn_off_is_rolled_back_then_the_rendered_policy_goes_on(lab, tmp_path: Path) -> None:  # noqa: F811
+    deployed = run("ansible-playbook", "site.yml", "-i", INVENTORY, *ALL_NODES_AT_ONCE)
+    assert deployed.returncode == 0
+    intended = tmp_path / "intended"
+    shutil.copytree(REPO_ROOT / "intended" / "lab", intended / "lab")
+    git(intended, "init", "-q")
+    git(intended, "add", ".")
+    git(intended, "commit", "-q", "-m", "v1: as rendered, as site.yml pushed it")
+    v1 = running(lab)
+    config = intended / "lab" / f"{CANARY}.cfg"
+    rendered = config.read_text()
+    assert ECN_LINE + "\n" in rendered
+    config.write_text(rendered.replace(ECN_LINE + "\n", "", 1))
+    git(intended, "commit", "-q", "-am", "v2: ECN off on the lossless TC")
+
+    stopped = canary(intended, tmp_path / "ecn-off")
+    said = " ".join((stopped.stdout + stopped.stderr).split())  # Ansible folds long lines
+    assert stopped.returncode != 0
+    assert f"{CANARY} is back on its previous intent from" in said
+    assert gate_failures(tmp_path / "ecn-off") == {("switch_ecn", CANARY)}
+    assert sorted(running(lab)) == sorted(v1), "the canary is back on v1"
+    hosts = recap(stopped.stdout)
+    assert "spine01" not in hosts, "the run stopped before the spines"
+    assert {name: h["changed"] for name, h in hosts.items() if h["changed"]} == {CANARY: 2}  # push, rollback
+
+    config.write_text(rendered)
+    git(intended, "commit", "-q", "-am", "v3: as rendered again")
+    went_on = canary(intended, tmp_path / "rendered")
+    assert went_on.returncode == 0
+    assert gate_failures(tmp_path / "rendered") == set()
+    hosts = recap(went_on.stdout)
+    assert {"leaf01", CANARY, "spine01"} <= set(hosts), "every switch is reached after the gate"
+    assert sorted(running(lab)) == sorted(v1)
