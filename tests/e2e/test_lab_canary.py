@@ -2,13 +2,14 @@
 leaf02 (Cumulus, rail 1) as the canary and the lab's four nodes behind it, previous intent from a
 Git copy of intended/lab. The lab cannot run the incast stage (no RDMA NIC on the nodes, no SONiC
 leaf for the traffic model: docs/validation.md), so the gate's traffic checks skip there and the
-policy is judged by switch_ecn on what the running simulator prints (`nv show qos roce`, built
-from its configured lines): v2 with ECN off on the lossless TC is stopped and leaf02 pushed back
-to v1; the rendered policy after it goes on to leaf01 and spine01. The same playbook path, with
-the incast checks judging a SONiC canary, is tests/integration/push/test_canary_rollout.py.
+policy is judged by switch_ecn and switch_pfc on what the running simulator prints (`nv show qos
+roce`, built from its configured lines): ECN off on the lossless TC, and PFC on priority 4, are
+each stopped and leaf02 pushed back to v1; the rendered policy between them goes on to leaf01 and
+spine01. The same playbook path, with the incast checks judging a SONiC canary, is
+tests/integration/push/test_canary_rollout.py.
 
-Written without running it (its author could not start the lab); expected about 6 minutes on 2
-cores: lab up, site.yml, two canary runs each collecting from the lab (gpunet-validate 42-80 s).
+Written without running it (its author could not start the lab); expected about 8 minutes on 2
+cores: lab up, site.yml, three canary runs each collecting from the lab (gpunet-validate 42-80 s).
 """
 
 from __future__ import annotations
@@ -59,7 +60,31 @@ def gate_failures(out: Path) -> set[tuple[str, str]]:
     return {(r["check"], r["target"]) for r in results if r["status"] in ("fail", "error")}
 
 
-def test_ecn_off_is_rolled_back_then_the_rendered_policy_goes_on(lab, tmp_path: Path) -> None:  # noqa: F811
+def pfc_on_4(config: str) -> str:
+    """PFC on switch priority 4 in every PFC profile, instead of the lossless priority 3."""
+    return "\n".join(
+        line.replace(" switch-priority 3", " switch-priority 4")
+        if line.startswith("nv set qos pfc ")
+        else line
+        for line in config.split("\n")
+    )
+
+
+def assert_stopped_and_rolled_back(
+    paths: LabPaths, run_: subprocess.CompletedProcess[str], out: Path, failing: str, v1: list[str]
+) -> None:
+    said = " ".join((run_.stdout + run_.stderr).split())  # Ansible folds long lines
+    assert run_.returncode != 0
+    assert f"{CANARY} is back on its previous intent from" in said
+    failures = gate_failures(out)
+    assert failures == {(failing, CANARY)}, failures
+    assert sorted(running(paths)) == sorted(v1), "the canary is back on v1"
+    hosts = recap(run_.stdout)
+    assert "spine01" not in hosts, "the run stopped before the spines"
+    assert {name: h["changed"] for name, h in hosts.items() if h["changed"]} == {CANARY: 2}  # push, rollback
+
+
+def test_broken_policies_are_rolled_back_and_the_rendered_one_goes_on(lab, tmp_path: Path) -> None:  # noqa: F811
     deployed = run("ansible-playbook", "site.yml", "-i", INVENTORY, *ALL_NODES_AT_ONCE)
     assert deployed.returncode == 0
     intended = tmp_path / "intended"
@@ -70,20 +95,15 @@ def test_ecn_off_is_rolled_back_then_the_rendered_policy_goes_on(lab, tmp_path: 
     v1 = running(lab)
     config = intended / "lab" / f"{CANARY}.cfg"
     rendered = config.read_text()
-    assert ECN_LINE + "\n" in rendered
+    assert ECN_LINE + "\n" in rendered and pfc_on_4(rendered) != rendered
+
     config.write_text(rendered.replace(ECN_LINE + "\n", "", 1))
     git(intended, "commit", "-q", "-am", "v2: ECN off on the lossless TC")
-
     stopped = canary(intended, tmp_path / "ecn-off")
-    said = " ".join((stopped.stdout + stopped.stderr).split())  # Ansible folds long lines
-    assert stopped.returncode != 0
-    assert f"{CANARY} is back on its previous intent from" in said
-    assert gate_failures(tmp_path / "ecn-off") == {("switch_ecn", CANARY)}
-    assert sorted(running(lab)) == sorted(v1), "the canary is back on v1"
-    hosts = recap(stopped.stdout)
-    assert "spine01" not in hosts, "the run stopped before the spines"
-    assert {name: h["changed"] for name, h in hosts.items() if h["changed"]} == {CANARY: 2}  # push, rollback
+    assert_stopped_and_rolled_back(lab, stopped, tmp_path / "ecn-off", "switch_ecn", v1)
 
+    # The previous intent is the newest commit that differs from the pushed file: the rendered
+    # policy goes back into Git before the next change, so that its rollback is v1, not v2.
     config.write_text(rendered)
     git(intended, "commit", "-q", "-am", "v3: as rendered again")
     went_on = canary(intended, tmp_path / "rendered")
@@ -92,3 +112,8 @@ def test_ecn_off_is_rolled_back_then_the_rendered_policy_goes_on(lab, tmp_path: 
     hosts = recap(went_on.stdout)
     assert {"leaf01", CANARY, "spine01"} <= set(hosts), "every switch is reached after the gate"
     assert sorted(running(lab)) == sorted(v1)
+
+    config.write_text(pfc_on_4(rendered))
+    git(intended, "commit", "-q", "-am", "v4: PFC on priority 4")
+    stopped = canary(intended, tmp_path / "pfc-on-4")
+    assert_stopped_and_rolled_back(lab, stopped, tmp_path / "pfc-on-4", "switch_pfc", v1)
