@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from gpunet.gcpause import paused_gc
+from gpunet.model.build import RawInventory
 from gpunet.model.errors import InventoryInvalidError
 from gpunet.model.loader import load_inventory
 from gpunet.project import intended_root
@@ -60,10 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_render(args: argparse.Namespace) -> int:
     try:
-        with paused_gc():
-            raw = load_inventory(args.inventory, args.vault_password_file)
+        # Passed straight in, unnamed, so that render_inventory can free it once the model is built.
         outcome = render_inventory(
-            raw,
+            _loaded(args),
             lambda fabric_name: args.out or intended_root(args.inventory) / fabric_name,
             check=args.check,
             force=args.force,
@@ -84,6 +84,11 @@ def run_render(args: argparse.Namespace) -> int:
     if args.check and not report.up_to_date:
         return EXIT_STALE
     return EXIT_OK
+
+
+def _loaded(args: argparse.Namespace) -> RawInventory:
+    with paused_gc():
+        return load_inventory(args.inventory, args.vault_password_file)
 
 
 def _print_report(report: WriteReport, *, check: bool, with_diff: bool, quiet: bool = False) -> None:

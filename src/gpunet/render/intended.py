@@ -7,7 +7,7 @@ The folder may hold other people's files: gpunet removes only what its manifest 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +19,9 @@ from gpunet.render.manifest import (
     digests_manifest_text,
     read_manifest,
 )
-from gpunet.render.renderer import RenderedSwitch
+from gpunet.render.renderer import RenderedSwitch, StagedSwitch
+
+Printed = RenderedSwitch | StagedSwitch
 
 
 @dataclass
@@ -41,16 +43,18 @@ class WriteReport:
         return not (self.changed or self.missing or self.extra or self.edited)
 
 
-def expected_files(rendered: Mapping[str, RenderedSwitch]) -> dict[str, str]:
+def expected_files(rendered: Mapping[str, Printed]) -> dict[str, tuple[Printed, bool]]:
+    """File name -> (its switch, whether it is the config rather than the summary): the text is
+    read from the switch one file at a time (a StagedSwitch reads it from its staging file)."""
     files = {}
     for name, switch in rendered.items():
-        files[f"{name}.cfg"] = switch.config
-        files[f"{name}.md"] = switch.summary
+        files[f"{name}.cfg"] = (switch, True)
+        files[f"{name}.md"] = (switch, False)
     return files
 
 
 def write_intended(
-    rendered: Mapping[str, RenderedSwitch],
+    rendered: Mapping[str, Printed],
     out_dir: str | Path,
     *,
     check: bool = False,
@@ -70,8 +74,14 @@ def write_intended(
     wanted = expected_files(rendered)
     report = WriteReport(out_dir=out)
     classify_existing(out, wanted, report, force=force, with_diffs=with_diffs)
-    to_write: dict[str, str] = {}
-    for file_name, content in sorted(wanted.items()):
+    # Each file is compared and, unless `check`, written before the next is read: one file's text
+    # in memory at a time, in the order (sorted files, the manifest, removals) of writing them all
+    # at the end.
+    writer = None if check else _Writer(out)
+    for file_name in sorted(wanted):
+        switch, is_config = wanted[file_name]
+        content = switch.config if is_config else switch.summary
+        report.digests[file_name] = switch.config_digest if is_config else switch.summary_digest
         path = out / file_name
         old = path.read_text(errors="replace") if path.is_file() else None
         if old == content:
@@ -80,36 +90,56 @@ def write_intended(
         (report.missing if old is None else report.changed).append(file_name)
         if with_diffs:
             report.diffs[file_name] = _diff(file_name, old or "", content)
-        to_write[file_name] = content
-    report.digests = {name: digest(content) for name, content in wanted.items()}
+        if writer is not None:
+            writer.write(file_name, content)
     manifest = digests_manifest_text(report.digests)
     manifest_path = out / MANIFEST_NAME
     report.manifest_current = manifest_path.is_file() and manifest_path.read_text() == manifest
-    if not check:
+    if writer is not None:
         if not report.manifest_current:
-            to_write[MANIFEST_NAME] = manifest
-        _apply(out, to_write, report.extra)
+            writer.write(MANIFEST_NAME, manifest)
+        for file_name in report.extra:
+            writer.remove(file_name)
+        writer.ensure_folder()
     return report
 
 
-def _apply(out: Path, to_write: Mapping[str, str], to_remove: list[str]) -> None:
-    done = 0
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for file_name, content in to_write.items():
-            (out / file_name).write_text(content)
-            done += 1
-        for file_name in to_remove:
-            (out / file_name).unlink()
-            done += 1
-    except OSError as error:
-        raise RenderFolderError(
-            f"{out}: cannot write ({error.strerror or error}); {done} file(s) written or removed before"
-        ) from None
+class _Writer:
+    """Writes and removes files in `out` (created on first use), counting what it did, so that a
+    failure says how many files were written or removed before."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.done = 0
+        self._folder_made = False
+
+    def ensure_folder(self) -> None:
+        if not self._folder_made:
+            self._do(lambda: None, count=False)
+
+    def write(self, file_name: str, content: str) -> None:
+        self._do(lambda: (self.out / file_name).write_text(content))
+
+    def remove(self, file_name: str) -> None:
+        self._do(lambda: (self.out / file_name).unlink())
+
+    def _do(self, action: Callable[[], object], count: bool = True) -> None:
+        try:
+            if not self._folder_made:
+                self.out.mkdir(parents=True, exist_ok=True)
+                self._folder_made = True
+            action()
+        except OSError as error:
+            raise RenderFolderError(
+                f"{self.out}: cannot write ({error.strerror or error}); "
+                f"{self.done} file(s) written or removed before"
+            ) from None
+        if count:
+            self.done += 1
 
 
 def classify_existing(
-    out: Path, wanted: Mapping[str, str], report: WriteReport, *, force: bool, with_diffs: bool
+    out: Path, wanted: Mapping[str, object], report: WriteReport, *, force: bool, with_diffs: bool
 ) -> None:
     """Sort what is already in `out` into gpunet's left-overs and other people's files."""
     if out.exists() and not out.is_dir():

@@ -60,10 +60,11 @@ class RenderReuse:
             return None
         return config, summary
 
-    def record(self, name: str, key: bytes | None, config: str, summary: str) -> None:
+    def record(self, name: str, key: bytes | None, config_digest: str, summary_digest: str) -> None:
+        """The switch's input key and the digests (manifest.digest) of the config and summary."""
         if key is not None:
             # A play's host names are Ansible's tagged str subclass, which marshal refuses.
-            self._records[name.encode().decode()] = (key, digest(config), digest(summary))
+            self._records[name.encode().decode()] = (key, config_digest, summary_digest)
 
     def flush(self) -> None:
         """Store this render's records (call only after the files were written)."""

@@ -7,10 +7,10 @@ from gpunet.grammar import grammar_for
 from gpunet.grammar.versions import parse_version
 from gpunet.model.errors import Problem
 from gpunet.model.fabric import Fabric
-from gpunet.render.renderer import RenderedSwitch
+from gpunet.render.renderer import RenderedSwitch, StagedSwitch
 
 
-def os_version_problems(fabric: Fabric, rendered: dict[str, RenderedSwitch]) -> list[Problem]:
+def os_version_problems(fabric: Fabric, rendered: dict[str, RenderedSwitch | StagedSwitch]) -> list[Problem]:
     problems = []
     for name, switch in sorted(fabric.switches.items()):
         if not switch.os_version or name not in rendered:
