@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import multiprocessing
 import os
+import re
 import signal
 import time
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 from gpunet.netdev.errors import PushError
 from gpunet.netdev.push import Connection, push_switch
 from gpunet.netdev.strategies import PushOptions
-from tests.integration.push.conftest import PASSWORD
+from tests.integration.push.conftest import PASSWORD, SWITCH_OF_PLATFORM
 from tests.integration.push.test_push import events, missing_from, running
 
 PLATFORMS = ["nxos", "eos", "cumulus", "sonic", "junos"]
@@ -83,22 +84,41 @@ def wait_for(condition, seconds: float) -> None:  # type: ignore[no-untyped-def]
         time.sleep(0.1)
 
 
+def _a_line_of_the_change(intended: str) -> str:
+    """A regex for one typed line in the middle of the change the push sends to a fresh switch."""
+    lines = [line.strip() for line in intended.splitlines() if line.strip()]
+    return "^" + re.escape(lines[len(lines) // 2]) + "$"
+
+
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_a_signal_while_applying_restores_the_previous_config_and_leaves_nothing(
-    fleet, start, backups, platform, signal_number
+    fleet, start, rendered, backups, platform, signal_number
 ):
-    target = start(platform, latency_ms=LATENCY_MS)
+    if platform == "sonic":  # one apply-patch: signalled 0.25 s after the backup, as the push types
+        target = start(platform, latency_ms=LATENCY_MS)
+        seen_backup: list[float] = []
+
+        def applying() -> bool:  # the backup is written right before the remediation is sent
+            if not seen_backup and any(backups.rglob("*.cfg")):
+                seen_backup.append(time.monotonic())
+            return bool(seen_backup) and time.monotonic() - seen_backup[0] > 0.25
+    else:  # a line half-way through is held while the signal is sent: a busy host let a short
+        # NX-OS push outrun the 0.25 s wait after the backup
+        target = start(
+            platform,
+            latency_ms=LATENCY_MS,
+            slow_at=_a_line_of_the_change(rendered[SWITCH_OF_PLATFORM[platform]]),
+            slow_s=2.0,
+        )
+
+        def applying() -> bool:
+            return "slow" in events(fleet, target)
+
     before = running(fleet, target)
 
-    seen_backup: list[float] = []
-
-    def applying() -> bool:  # the backup is written right before the remediation is sent
-        if not seen_backup and any(backups.rglob("*.cfg")):
-            seen_backup.append(time.monotonic())
-        return bool(seen_backup) and time.monotonic() - seen_backup[0] > 0.25
-
     kind, state, message = push_and_signal(target, backups, applying, signal_number)
+    wait_for(lambda: not fleet.call(lambda: list(target.sim.in_flight)), 5)  # the held command landed
     assert kind == "error", message
     assert signal.Signals(signal_number).name in message
     if state.startswith("rolling back by itself at"):  # the commit was already sent: its timer
