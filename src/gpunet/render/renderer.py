@@ -201,6 +201,9 @@ class _Environment(jinja2.Environment):
 def _environment() -> jinja2.Environment:
     return _Environment(
         loader=jinja2.PackageLoader(*TEMPLATES_PACKAGE),
+        # The templates are package data that do not change while gpunet runs: without this every
+        # get_template (four a switch) stats the file to see whether to compile it again.
+        auto_reload=False,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
