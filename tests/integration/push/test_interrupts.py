@@ -116,6 +116,7 @@ def test_a_signal_while_applying_restores_the_previous_config_and_leaves_nothing
             return "slow" in events(fleet, target)
 
     before = running(fleet, target)
+    saved = fleet.call(lambda: copy.deepcopy(target.sim.state.startup))
 
     kind, state, message = push_and_signal(target, backups, applying, signal_number)
     wait_for(lambda: not fleet.call(lambda: list(target.sim.in_flight)), 5)  # the held command landed
@@ -126,6 +127,7 @@ def test_a_signal_while_applying_restores_the_previous_config_and_leaves_nothing
     else:
         assert state == "rolled back", message
     assert running(fleet, target) == before
+    assert fleet.call(lambda: copy.deepcopy(target.sim.state.startup)) == saved
     assert leftovers(fleet, target) == {}
 
 

@@ -90,7 +90,7 @@ def key_connection(keys: Keys, **overrides) -> Connection:
     return Connection(**{**fields, **overrides})
 
 
-@pytest.mark.parametrize("platform", ["nxos", "junos"])
+@pytest.mark.parametrize("platform", ["nxos", "eos", "cumulus", "sonic", "junos"])
 def test_key_login_without_password(start, keys, backups, platform):
     target = start(platform, authorized_keys=keys.switch_public)
     result = push_switch(
