@@ -27,6 +27,10 @@ rm -rf "$reports"
 mkdir -p "$reports"
 status=0
 gpunet-validate -i "$inventory" --artifacts "$reports/artifacts" --quiet || status=$?
+# Cabling against the plan, from the same artifacts: the hosts' lldpd heard the simulated leaves'
+# real LLDP frames (docs/cabling.md).
+step "gpunet-validate --from-artifacts ... --checks cabling"
+gpunet-validate --from-artifacts "$reports/artifacts" --checks cabling --quiet || status=$?
 for format in json html junit; do
     extension="$format"
     [ "$format" = junit ] && extension=xml

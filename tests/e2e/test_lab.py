@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,12 +107,12 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("validate")
 
 
-def validate(folder: Path, name: str) -> tuple[int, list[dict[str, str]]]:
+def validate(folder: Path, name: str, *options: str) -> tuple[int, list[dict[str, str]]]:
     """gpunet-validate on the lab: exit code and the JSON report's results."""
     report = folder / f"{name}.json"
     done = run(
         "gpunet-validate", "-i", INVENTORY, "--artifacts", str(folder / name),
-        "--format", "json", "--output", str(report), "--quiet",
+        "--format", "json", "--output", str(report), "--quiet", *options,
     )  # fmt: skip
     assert report.exists(), f"gpunet-validate wrote no report (rc {done.returncode}): {done.stderr[-2000:]}"
     return done.returncode, json.loads(report.read_text())["results"]
@@ -132,6 +133,60 @@ def test_lab_validates(lab: LabPaths, reports: Path) -> None:
     passed = {(r["check"], r["target"]) for r in results if r["status"] == "pass"}
     missing = [(check, node) for check in REAL_HOST_CHECKS for node in NODES if (check, node) not in passed]
     assert missing == [], f"real checks that did not pass: {missing}"
+
+
+def heard_by(podman: Podman, node: str, netdev: str) -> list[tuple[str, str]]:
+    """(SysName, port id) of every neighbour the node's real lldpd holds on `netdev`."""
+    raw = json.loads(podman.run("exec", f"gpunet-lab-{node}", "lldpctl", "-f", "json"))
+    interfaces = raw.get("lldp", {}).get("interface", [])
+    entries = interfaces if isinstance(interfaces, list) else [interfaces]  # lldpctl's one-or-many
+    return sorted(
+        (next(iter(body["chassis"])), body["port"]["id"]["value"])
+        for entry in entries
+        for name, body in entry.items()
+        if name == netdev
+    )
+
+
+def wait_heard(podman: Podman, node: str, netdev: str, expected: list[tuple[str, str]]) -> None:
+    # The simulator sends every 4 s with a 12 s TTL (gpunet.lab.switchsim.lldp_wire).
+    deadline = time.monotonic() + 40
+    while (seen := heard_by(podman, node, netdev)) != expected and time.monotonic() < deadline:
+        time.sleep(2)
+    assert seen == expected, f"{node} {netdev}: lldpd holds {seen}, expected {expected}"
+
+
+def test_cabling_is_read_from_the_hosts_real_lldpd_and_a_swap_is_named(lab: LabPaths, reports: Path) -> None:
+    podman = Podman(lab.containers_conf)
+    # gpu01 rail0 is cabled to leaf01 Ethernet1/1, gpu02 rail0 to Ethernet1/2 (inventories/lab)
+    wait_heard(podman, "gpu01", "rail0", [("leaf01", "Ethernet1/1")])
+    wait_heard(podman, "gpu02", "rail0", [("leaf01", "Ethernet1/2")])
+    rc, results = validate(reports, "cabling", "--checks", "cabling")
+    cabling = [r for r in results if r["check"] == "cabling"]
+    assert cabling, "no cabling result"
+    assert not_passed(cabling) == []
+    # No host link judged from the switch end alone: each host's lldpd saw its leaf port.
+    one_end = [(r["target"], r["message"]) for r in cabling if r["target"].startswith("gpu") and r["message"]]
+    assert one_end == []
+    assert rc == 0
+
+    swap = run("gpunet", "lab", "fault", "leaf01", "--lldp-swap", "Ethernet1/1,Ethernet1/2")
+    assert swap.returncode == 0
+    try:
+        wait_heard(podman, "gpu01", "rail0", [("leaf01", "Ethernet1/2")])
+        rc, results = validate(reports, "cabling-swapped", "--checks", "cabling")
+    finally:
+        assert run("gpunet", "lab", "fault", "leaf01").returncode == 0
+    failed = [r for r in results if r["check"] == "cabling" and r["status"] == "fail"]
+    assert len(failed) == 1, failed
+    (swapped,) = failed
+    assert swapped["actual"].startswith("swapped: two cables swapped"), swapped
+    ends = ("gpu01:", "gpu02:", "leaf01:Ethernet1/1", "leaf01:Ethernet1/2")
+    assert all(end in swapped["target"] for end in ends), swapped["target"]
+    assert swapped["message"].startswith("fix: swap the cables"), swapped
+    assert "seen from" not in swapped["message"], swapped["message"]
+    assert rc == 4
+    wait_heard(podman, "gpu01", "rail0", [("leaf01", "Ethernet1/1")])
 
 
 def test_stopped_chrony_is_reported_on_that_host_only(lab: LabPaths, reports: Path) -> None:
