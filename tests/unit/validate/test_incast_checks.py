@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -478,6 +478,27 @@ def test_a_rail_too_small_to_congest_is_not_judged(
         mine = [r for r in results if r.check == check]
         assert {r.status for r in mine} == {Status.ERROR}
         assert all("1.00x" in r.message and "under the 2x" in r.message for r in mine)
+
+
+@pytest.mark.parametrize("role", ["receiver", "sender"])
+def test_a_rail_with_a_host_without_rdma_nics_is_skipped_with_its_reason(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]], role: str
+) -> None:
+    manifest, plan = prod
+    rail = plan[0]
+    host = rail.receiver if role == "receiver" else rail.senders[-1].host
+    reason = "lab container: no GPU or RDMA NIC"
+    bare = replace(manifest.hosts[host], has_rdma_nics=False, hardware_reason=reason)
+    folder = _artifacts(tmp_path, replace(manifest, hosts={**manifest.hosts, host: bare}), plan, Incast())
+    for name in (rail.receiver, *(s.host for s in rail.senders)):  # the stage ran no traffic there
+        for phase in (BEFORE, AFTER):
+            (folder / "hosts" / name / f"rdma-hw-counters.{phase}.txt").unlink(missing_ok=True)
+    results = _results(folder)
+    mine = [r for r in results if r.target == rail.receiver_target or r.target.startswith(f"{host}:")]
+    on_rail = [r for r in mine if f"{host}: {reason}" in r.message]
+    assert {r.check for r in on_rail} == set(NAMES)
+    assert {r.status for r in on_rail} == {Status.SKIPPED}
+    assert not [r for r in results if r.status == Status.ERROR and host in r.message]
 
 
 def test_no_incast_stage_is_skipped_once_per_check(
