@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 
 class ParseError(ValueError):
@@ -97,3 +99,38 @@ class CaselessWords:
 
 def _lower_outside_escapes(match: re.Match[str]) -> str:
     return match.group() if match.group().startswith("\\") else match.group().lower()
+
+
+def one_json_document(text: str, what: str, opener: str = "{") -> Any:
+    """The one JSON document of a capture that starts with `opener` ("{" an object, "[" an array).
+
+    Refused, naming `what`: other text first, a cut document, a key twice in one object (a garbled
+    capture: json would keep the last), and anything after the document (a second one: a doubled
+    capture)."""
+    noun, after = ("object", "document") if opener == "{" else ("array", "array")
+    stripped = text.strip()
+    if not stripped.startswith(opener):
+        first = stripped.splitlines()[0] if stripped else ""
+        raise ParseError(f"{what}: not a JSON {noun} (first line {first[:80]!r})")
+
+    def refuse_repeated(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise ParseError(f"{what}: key {key!r} twice in one object (a garbled capture)")
+            result[key] = value
+        return result
+
+    try:
+        document, end = json.JSONDecoder(object_pairs_hook=refuse_repeated).raw_decode(stripped)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"{what}: not JSON (a cut capture?): {error.msg} at line {error.lineno}") from None
+    rest = stripped[end:].strip()
+    if rest:
+        second = (
+            "a second document (a duplicated capture)"
+            if rest.startswith(opener)
+            else repr(rest.splitlines()[0][:80])
+        )
+        raise ParseError(f"{what}: text after the JSON {after}: {second}")
+    return document

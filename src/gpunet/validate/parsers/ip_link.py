@@ -17,10 +17,9 @@ second document or text after it, a key twice in one object, a link that is no o
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from gpunet.validate.parsers.base import ParseError
+from gpunet.validate.parsers.base import ParseError, one_json_document
 
 _WHAT = "ip -j link show"
 
@@ -28,33 +27,8 @@ _WHAT = "ip -j link show"
 def parse_ip_link_json(text: str) -> dict[str, Any]:
     """{"links": [{"ifname", "ifindex", "mtu", "operstate", "flags", "link_type", "address"}, ...]} in
     ip's order; a value ip did not print is None (`flags` []): `mtu` None where the capture has none."""
-    stripped = text.strip()
-    if not stripped.startswith("["):
-        first = stripped.splitlines()[0] if stripped else ""
-        raise ParseError(f"{_WHAT}: not a JSON array (first line {first[:80]!r})")
-    decoder = json.JSONDecoder(object_pairs_hook=_refuse_repeated_keys)
-    try:
-        document, end = decoder.raw_decode(stripped)
-    except json.JSONDecodeError as error:
-        raise ParseError(f"{_WHAT}: not JSON (a cut capture?): {error.msg} at line {error.lineno}") from None
-    rest = stripped[end:].strip()
-    if rest:
-        what = (
-            "a second document (a duplicated capture)"
-            if rest.startswith("[")
-            else repr(rest.splitlines()[0][:80])
-        )
-        raise ParseError(f"{_WHAT}: text after the JSON array: {what}")
+    document = one_json_document(text, _WHAT, "[")
     return {"links": [_link(entry, index) for index, entry in enumerate(document)]}
-
-
-def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ParseError(f"{_WHAT}: key {key!r} twice in one object (a garbled capture)")
-        result[key] = value
-    return result
 
 
 def _link(entry: Any, index: int) -> dict[str, Any]:

@@ -42,11 +42,10 @@ or port id, and a SONiC table whose row count disagrees with its total.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from gpunet.validate.parsers.base import ParseError
+from gpunet.validate.parsers.base import ParseError, one_json_document
 
 # A port id of unknown subtype: tried as an interface name, and where it names no port of the
 # inventory the end names the device only (validate.cabling, the `local` rule).
@@ -67,28 +66,7 @@ def _record(
 
 
 def _load(text: str, what: str) -> Any:
-    stripped = text.strip()
-    if not stripped.startswith("{"):
-        first = stripped.splitlines()[0] if stripped else ""
-        raise ParseError(f"{what}: not a JSON object (first line {first[:80]!r})")
-
-    def refuse_repeated(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise ParseError(f"{what}: key {key!r} twice in one object (a garbled capture)")
-            result[key] = value
-        return result
-
-    try:
-        document, end = json.JSONDecoder(object_pairs_hook=refuse_repeated).raw_decode(stripped)
-    except json.JSONDecodeError as error:
-        raise ParseError(f"{what}: not JSON (a cut capture?): {error.msg} at line {error.lineno}") from None
-    rest = stripped[end:].strip()
-    if rest:
-        kind = "a second document (a duplicated capture)" if rest.startswith("{") else repr(rest[:80])
-        raise ParseError(f"{what}: text after the JSON document: {kind}")
-    return document
+    return one_json_document(text, what)
 
 
 def _text(value: Any, where: str, what: str, required: bool = True) -> str | None:

@@ -24,10 +24,9 @@ entry without its chassis or port id are each an error saying so.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from gpunet.validate.parsers.base import ParseError
+from gpunet.validate.parsers.base import ParseError, one_json_document
 
 _WHAT = "lldpctl -f json"
 
@@ -56,38 +55,13 @@ def parse_lldpctl_json(text: str) -> dict[str, Any]:
 
 
 def _load(text: str) -> dict[str, Any]:
-    stripped = text.strip()
-    if not stripped.startswith("{"):
-        first = stripped.splitlines()[0] if stripped else ""
-        raise ParseError(f"{_WHAT}: not a JSON object (first line {first[:80]!r})")
-    decoder = json.JSONDecoder(object_pairs_hook=_refuse_repeated_keys)
-    try:
-        document, end = decoder.raw_decode(stripped)
-    except json.JSONDecodeError as error:
-        raise ParseError(f"{_WHAT}: not JSON (a cut capture?): {error.msg} at line {error.lineno}") from None
-    rest = stripped[end:].strip()
-    if rest:
-        what = (
-            "a second document (a duplicated capture)"
-            if rest.startswith("{")
-            else repr(rest.splitlines()[0][:80])
-        )
-        raise ParseError(f"{_WHAT}: text after the JSON document: {what}")
+    document = one_json_document(text, _WHAT)
     if not isinstance(document, dict) or "lldp" not in document:
         raise ParseError(f"{_WHAT}: no 'lldp' key: not lldpctl output")
     if len(document) != 1:
         other = sorted(set(document) - {"lldp"})[0]
         raise ParseError(f"{_WHAT}: the document holds {other!r} beside 'lldp': not `lldpctl show neighbors`")
     return document
-
-
-def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ParseError(f"{_WHAT}: key {key!r} twice in one object (a garbled capture)")
-        result[key] = value
-    return result
 
 
 def _neighbour(entry: Any, index: int) -> dict[str, Any]:
