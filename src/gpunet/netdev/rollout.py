@@ -5,17 +5,20 @@ that rail, so in a rail-optimised fabric the wave is one scalable unit's leaves 
 the hosts behind them runs on the new policy. The gate then proves the policy with traffic on
 exactly those hosts. A rollback is the same declarative push of each canary's previous intent: the
 newest version of its `intended/<fabric>/<switch>.cfg` that Git holds and that differs from the file
-being pushed, so what rolls back is a reviewed config, not a masked running-config backup.
+being pushed, so what rolls back is a reviewed config, not a masked running-config backup; after a
+failed gate, the version the canary ran before the push (running_intent, from the push's backup)
+where that is another one.
 """
 
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpunet.model.fabric import Fabric
+from gpunet.model.fabric import Fabric, Switch
+from gpunet.netdev.push import plan_remediation
 
 
 class RolloutError(ValueError):
@@ -89,8 +92,8 @@ def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, check=False)
 
 
-def previous_intent(path: Path) -> tuple[str, str]:
-    """(commit, text) of the newest committed version of `path` that differs from the file on disk."""
+def earlier_versions(path: Path) -> Iterator[tuple[str, str]]:
+    """(commit, text) of each committed version of `path` that differs from the file on disk, newest first."""
     folder = path.parent
     top = _git(folder, "rev-parse", "--show-toplevel")
     if top.returncode != 0:
@@ -105,7 +108,26 @@ def previous_intent(path: Path) -> tuple[str, str]:
     for commit in log.stdout.decode().split():
         shown = _git(root, "show", f"{commit}:{relative}")
         if shown.returncode == 0 and shown.stdout != current:
-            return commit, shown.stdout.decode()
+            yield commit, shown.stdout.decode()
+
+
+def running_intent(path: Path, switch: Switch, running: str) -> tuple[str, str] | None:
+    """(commit, text) of the newest earlier version of `path` that the switch runs, within gpunet's
+    scope, per `running` (its config before the push); None where it runs none of them (drift).
+
+    The plan's previous intent is the newest earlier version, which is not what the canary runs
+    when a later version was committed and never deployed (a v2 that failed its gate, then a v3):
+    rolling back to it would push the failed v2."""
+    for commit, text in earlier_versions(path):
+        if plan_remediation(switch, running, text).in_sync:
+            return commit, text
+    return None
+
+
+def previous_intent(path: Path) -> tuple[str, str]:
+    """(commit, text) of the newest committed version of `path` that differs from the file on disk."""
+    for found in earlier_versions(path):
+        return found
     raise RolloutError(
         f"{path}: Git holds no earlier version that differs from it (its first rollout, or it was never "
         "committed), so a failed gate could not roll this canary back; commit the config it runs now "

@@ -57,6 +57,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     gate.set_defaults(func=run_gate)
 
+    previous = subparsers.add_parser(
+        "rollout-previous",
+        help="a failed canary's rollback: the committed version it ran before the push",
+        description="After a failed gate: find, among the committed versions of the canary's "
+        "intended config, the newest that its pre-push running config (the push's backup) matches "
+        "within gpunet's scope, and make it the rollback intent in the plan's folder. Where it ran "
+        "none (drift), the plan's choice stays and the output says so. Exit 0, 2 usage.",
+    )
+    add_inventory_arguments(previous)
+    previous.add_argument("--plan", type=Path, required=True, help="the plan.json gpunet rollout-plan wrote")
+    previous.add_argument("--switch", required=True, help="the canary")
+    previous.add_argument(
+        "--running", type=Path, required=True, help="its running config before the push (the backup)"
+    )
+    previous.set_defaults(func=run_previous)
+
 
 def run_gate(args: argparse.Namespace) -> int:
     from gpunet.netdev.rollout_gate import GATE_CHECKS, Source, run_phase
@@ -109,10 +125,59 @@ def run(args: argparse.Namespace) -> int:
         (folder / f"{name}.cfg").write_text(previous.config)
     document = plan.as_dict() | {
         "fabric": fabric.name,
+        "intended_dir": str(intended),
         "previous_dir": str(out / "previous"),
         "out": str(out),
     }
     (out / "plan.json").write_text(json.dumps(document, indent=2) + "\n")
     json.dump(document, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return EXIT_OK
+
+
+def run_previous(args: argparse.Namespace) -> int:
+    from gpunet.model.check import checked_fabric
+    from gpunet.netdev.errors import PushError
+    from gpunet.netdev.rollout import RolloutError, running_intent
+
+    def usage(message: str) -> int:
+        print(f"gpunet rollout-previous: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+    try:
+        plan = json.loads(args.plan.read_text())
+        planned = plan["previous"][args.switch]
+        intended = Path(plan["intended_dir"]) / f"{args.switch}.cfg"
+        rollback = Path(plan["previous_dir"]) / plan["fabric"] / f"{args.switch}.cfg"
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return usage(f"{args.plan}: not a plan of gpunet rollout-plan with canary {args.switch} ({error})")
+    try:
+        running = args.running.read_text()
+    except OSError as error:
+        return usage(f"--running {args.running}: {error.strerror}")
+    fabric = checked_fabric(
+        "gpunet rollout-previous", args.inventory, args.vault_password_file, "nothing chosen"
+    )
+    if fabric is None:
+        return EXIT_USAGE
+    if args.switch not in fabric.switches:
+        return usage(f"{args.switch} is not a switch of fabric {fabric.name}")
+    try:
+        found = running_intent(intended, fabric.switches[args.switch], running)
+    except (RolloutError, PushError) as error:
+        return usage(str(error))
+    if found is None:
+        result = {
+            "switch": args.switch,
+            "commit": planned,
+            "matched": False,
+            "note": f"{args.switch} ran no committed version of {intended.name} before the push (drift): "
+            f"the rollback is the newest earlier version, {planned[:12]}; see `gpunet drift`",
+        }
+    else:
+        commit, text = found
+        rollback.write_text(text)
+        result = {"switch": args.switch, "commit": commit, "matched": True, "note": ""}
+    json.dump(result, sys.stdout)
     sys.stdout.write("\n")
     return EXIT_OK

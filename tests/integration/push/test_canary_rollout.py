@@ -123,6 +123,28 @@ def test_a_failed_gate_rolls_the_canary_back_and_pushes_nothing_else(fleet, lab,
     assert counts["leaf01"]["changed"] == 2  # the canary push and its rollback
 
 
+def test_the_rollback_is_the_version_the_canary_ran_not_a_later_undeployed_one(fleet, lab, tmp_path):
+    v1 = configs(fleet, lab)
+    change_nxos_leaves(lab)  # v2, committed and never pushed (say it failed a gate elsewhere)
+    path = lab["intended"] / "prod" / "leaf01.cfg"
+    v3 = path.read_text().replace("maximum-threshold 1500 kbytes", "maximum-threshold 1400 kbytes", 1)
+    assert v3 != path.read_text()
+    path.write_text(v3)
+    git(lab["intended"], "commit", "-q", "-am", "v3: v2 with another ECN maximum")
+    result = canary(lab, tmp_path, "bad_nic", "after-v2")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    first = subprocess.run(
+        ["git", "-C", str(lab["intended"]), "rev-list", "--max-parents=0", "HEAD"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    plan = json.loads((tmp_path / "after-v2" / "plan.json").read_text())
+    assert plan["previous"]["leaf01"] != first  # the plan's choice before the push: v2
+    said = " ".join(output.split())  # Ansible folds long messages
+    assert f"leaf01 is back on its previous intent from {first[:12]}" in said, output[-6000:]
+    assert canonical(configs(fleet, lab)) == canonical(v1), "the canary runs v1 again, not the broken v2"
+
+
 def test_a_passed_gate_goes_on_to_the_other_leaves_and_the_spines(fleet, lab, tmp_path):
     v1 = configs(fleet, lab)
     change_nxos_leaves(lab)

@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from gpunet.model.check import load_fabric
-from gpunet.netdev.rollout import RolloutError, choose_canaries, hosts_behind, plan_canary, previous_intent
+from gpunet.netdev.rollout import (
+    RolloutError,
+    choose_canaries,
+    hosts_behind,
+    plan_canary,
+    previous_intent,
+    running_intent,
+)
 from tests.conftest import REPO_ROOT
 
 PROD = load_fabric(REPO_ROOT / "inventories" / "prod")
@@ -154,3 +161,79 @@ def test_the_cli_writes_the_rollback_intents_as_intended_is_laid_out(repo: Path)
     )  # fmt: skip
     assert refused.returncode == 2 and "spine01, not a leaf" in refused.stderr
     assert not (repo / "refused").exists()
+
+
+def versions(name: str) -> tuple[str, str, str]:
+    """v1 as rendered, v2 without its ECN line (a broken policy), v3 without its last owned line."""
+    v1 = (REPO_ROOT / "intended" / "prod" / f"{name}.cfg").read_text()
+    lines = v1.splitlines()
+    ecn = next(line for line in lines if " ecn" in line)
+    v2 = "\n".join(line for line in lines if line != ecn) + "\n"
+    v3 = "\n".join(lines[:-1]) + "\n"
+    return v1, v2, v3
+
+
+@pytest.mark.parametrize("name", ["leaf01", "leaf05"])  # NX-OS, Cumulus
+@pytest.mark.parametrize(
+    ("runs", "expected"),
+    [
+        ("v1", "v1"),  # v2 was committed, failed its gate and was rolled back; now v3 is pushed
+        ("v2", "v2"),  # the canary does run v2
+        ("drift", None),  # it runs a line no committed version has
+    ],
+)
+def test_the_rollback_is_the_version_the_canary_ran(
+    repo: Path, name: str, runs: str, expected: str | None
+) -> None:
+    v1, v2, v3 = versions(name)
+    config = repo / "intended" / "prod" / f"{name}.cfg"
+    commits = {"v1": commit(repo, config, v1, "v1"), "v2": commit(repo, config, v2, "v2")}
+    commit(repo, config, v3, "v3")
+    running = {"v1": v1, "v2": v2, "drift": v1.replace(" ecn", " ecn\n    shutdown", 1)}[runs]
+    found = running_intent(config, PROD.switches[name], running)
+    assert previous_intent(config) == (commits["v2"], v2)  # the plan's choice, before the push
+    assert found == (None if expected is None else (commits[expected], {"v1": v1, "v2": v2}[expected]))
+
+
+def test_rollout_previous_rewrites_the_rollback_to_what_the_canary_ran(repo: Path) -> None:
+    v1, v2, v3 = versions("leaf01")
+    intended = repo / "intended" / "prod"
+    first = commit(repo, intended / "leaf01.cfg", v1, "v1")
+    commit(repo, intended / "leaf01.cfg", v2, "v2")
+    commit(repo, intended / "leaf01.cfg", v3, "v3")
+    out = repo / "rollout"
+    gpunet = str(REPO_ROOT / ".venv/bin/gpunet")
+    inventory = str(REPO_ROOT / "inventories/prod")
+    planned = subprocess.run(
+        [gpunet, "rollout-plan", "-i", inventory, "--canary", "leaf01", "--intended-dir", str(intended),
+         "--out", str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert planned.returncode == 0, planned.stderr
+    rollback = out / "previous" / "prod" / "leaf01.cfg"
+    assert rollback.read_text() == v2  # the newest earlier version: the broken v2
+
+    def previous(running: str) -> subprocess.CompletedProcess[str]:
+        backup = repo / "backup.cfg"
+        backup.write_text(running)
+        return subprocess.run(
+            [gpunet, "rollout-previous", "-i", inventory, "--plan", str(out / "plan.json"),
+             "--switch", "leaf01", "--running", str(backup)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    drifted = previous(v1.replace(" ecn", " ecn\n    shutdown", 1))
+    assert drifted.returncode == 0, drifted.stderr
+    assert json.loads(drifted.stdout)["matched"] is False
+    assert "ran no committed version" in json.loads(drifted.stdout)["note"]
+    assert rollback.read_text() == v2  # nothing better known: the plan's choice stays
+    ran_v1 = previous(v1)
+    assert ran_v1.returncode == 0, ran_v1.stderr
+    assert json.loads(ran_v1.stdout) == {"switch": "leaf01", "commit": first, "matched": True, "note": ""}
+    assert rollback.read_text() == v1
+    missing = subprocess.run(
+        [gpunet, "rollout-previous", "-i", inventory, "--plan", str(out / "plan.json"), "--switch", "leaf01",
+         "--running", str(repo / "no-such-backup.cfg")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert missing.returncode == 2 and "no-such-backup.cfg" in missing.stderr
