@@ -103,8 +103,7 @@ def test_broken_policies_are_rolled_back_and_the_rendered_one_goes_on(lab, tmp_p
     stopped = canary(intended, tmp_path / "ecn-off")
     assert_stopped_and_rolled_back(lab, stopped, tmp_path / "ecn-off", "switch_ecn", v1)
 
-    # The previous intent is the newest commit that differs from the pushed file: the rendered
-    # policy goes back into Git before the next change, so that its rollback is v1, not v2.
+    # The good policy: the rendered one, committed again after the failed v2, goes on to every switch.
     config.write_text(rendered)
     git(intended, "commit", "-q", "-am", "v3: as rendered again")
     went_on = canary(intended, tmp_path / "rendered")
