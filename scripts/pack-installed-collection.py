@@ -5,7 +5,8 @@ Two sources, both without a Galaxy:
   from the collections path scripts/setup.sh filled (collections/ansible_collections/...);
 - the `ansible` bundle's wheel, as `pip download --no-deps ansible==X` gets it from PyPI:
   scripts/setup.sh's fallback when Galaxy does not answer packs every collection requirements.yml
-  names from the wheel's ansible_collections/ and checks each version against its range.
+  and requirements-test.yml name from the wheel's ansible_collections/ and checks each version
+  against its range.
 
 The bundle ships each collection without some files FILES.json lists (its tests, CI files), and
 ansible-galaxy checks every listed file's checksum on install, so FILES.json is cut down to the
@@ -13,7 +14,8 @@ files present and its new checksum written into MANIFEST.json, as `ansible-galax
 build` would have.
 
     python scripts/pack-installed-collection.py SOURCE_DIR OUTPUT.tar.gz
-    python scripts/pack-installed-collection.py --wheel ansible-X.whl --requirements requirements.yml OUTDIR
+    python scripts/pack-installed-collection.py --wheel ansible-X.whl --requirements requirements.yml \
+        [--requirements requirements-test.yml] OUTDIR
         (writes OUTDIR/<namespace>-<name>-<version>.tar.gz per collection, prints their paths)
 """
 
@@ -78,7 +80,7 @@ def pack_from_wheel(wheel: Path, wanted: dict[str, str], outdir: Path) -> list[P
             source = Path(tmp) / prefix
             version = json.loads((source / "MANIFEST.json").read_text())["collection_info"]["version"]
             if not _in_range(version, spec):
-                raise SystemExit(f"{wheel.name} ships {name} {version}, outside requirements.yml's {spec}")
+                raise SystemExit(f"{wheel.name} ships {name} {version}, outside the required range {spec}")
             output = outdir / f"{name.replace('.', '-')}-{version}.tar.gz"
             pack(source, output)
             written.append(output)
@@ -88,13 +90,16 @@ def pack_from_wheel(wheel: Path, wanted: dict[str, str], outdir: Path) -> list[P
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--wheel", type=Path, help="the ansible bundle's wheel to pack collections from")
-    parser.add_argument("--requirements", type=Path, help="with --wheel: the collections to pack")
+    parser.add_argument(
+        "--requirements", type=Path, action="append", help="with --wheel: collections to pack (repeatable)"
+    )
     parser.add_argument("paths", nargs="+", type=Path, help="SOURCE_DIR OUTPUT.tar.gz, or OUTDIR")
     args = parser.parse_args(argv)
     if args.wheel:
         if not args.requirements or len(args.paths) != 1:
             parser.error("--wheel needs --requirements and one OUTDIR")
-        for path in pack_from_wheel(args.wheel, requirements(args.requirements), args.paths[0]):
+        wanted = {name: spec for path in args.requirements for name, spec in requirements(path).items()}
+        for path in pack_from_wheel(args.wheel, wanted, args.paths[0]):
             print(path)
     elif len(args.paths) == 2 and not args.requirements:
         pack(args.paths[0], args.paths[1])

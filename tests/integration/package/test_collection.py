@@ -285,9 +285,14 @@ def test_installed_push_folders_are_the_inventorys_project(
     assert f'"msg": "{REPO_ROOT / folder}"' in run.stdout, run.stdout
 
 
-def _requirements() -> dict[str, str]:
-    document = yaml.safe_load((REPO_ROOT / "requirements.yml").read_text())
+def _requirements(file: str = "requirements.yml") -> dict[str, str]:
+    document = yaml.safe_load((REPO_ROOT / file).read_text())
     return {entry["name"]: entry["version"] for entry in document["collections"]}
+
+
+def _task_collections(text: str) -> set[str]:
+    """The collections of the FQCN task keys (`- ns.name.module:`) of a playbook or task file."""
+    return set(re.findall(r"^\s*-?\s*([a-z_]+\.[a-z_]+)\.[a-z_]+:", text, flags=re.MULTILINE))
 
 
 def test_gpunet_depends_on_ansible_core_not_the_bundle() -> None:
@@ -314,17 +319,33 @@ def test_every_collection_the_content_calls_is_required() -> None:
     ]:
         if "molecule" in path.parts:
             continue
-        used.update(
-            re.findall(r"^\s*-?\s*([a-z_]+\.[a-z_]+)\.[a-z_]+:", path.read_text(), flags=re.MULTILINE)
-        )
+        used.update(_task_collections(path.read_text()))
     assert used - {"ansible.builtin", "gpunet.fabric"} <= set(_requirements()), used
 
 
-@pytest.mark.parametrize("name", sorted(_requirements()))
-def test_the_tested_collection_versions_satisfy_the_requirements(name: str) -> None:
+def test_the_test_collections_cover_molecules_driver_and_the_tests_connections() -> None:
+    """A fresh venv has ansible-core only: what Molecule's podman driver playbooks call and the
+    `ansible_connection:` plugins the tests name must come from requirements-test.yml."""
+    import molecule_plugins.podman
+
+    playbooks = Path(molecule_plugins.podman.__file__).parent / "playbooks"
+    driver = set().union(*(_task_collections(path.read_text()) for path in playbooks.glob("*.yml")))
+    connections = {
+        match
+        for path in (REPO_ROOT / "tests").rglob("*.py")
+        for match in re.findall(r"ansible_connection:\s*([a-z_]+\.[a-z_]+)\.[a-z_]+", path.read_text())
+    }
+    assert "containers.podman" in driver | connections, (driver, connections)
+    needed = (driver | connections) - {"ansible.builtin"}
+    assert needed <= set(_requirements("requirements-test.yml")) | set(_requirements()), needed
+
+
+@pytest.mark.parametrize(
+    ("file", "name"),
+    [(file, name) for file in ("requirements.yml", "requirements-test.yml") for name in _requirements(file)],
+)
+def test_the_tested_collection_versions_satisfy_the_requirements(file: str, name: str) -> None:
     source = _installed_collection(name)
     assert source, f"{name} is not installed (scripts/install-collections.sh)"
     version = json.loads((source / "MANIFEST.json").read_text())["collection_info"]["version"]
-    assert version in SpecifierSet(_requirements()[name]), (
-        f"{name} {version} is outside {_requirements()[name]}"
-    )
+    assert version in SpecifierSet(_requirements(file)[name]), f"{name} {version} is outside {file}'s range"

@@ -67,7 +67,7 @@ def test_packs_the_collection_with_files_json_cut_to_what_is_there(tmp_path: Pat
 
 def test_a_version_outside_the_range_is_refused(tmp_path: Path) -> None:
     wheel = _wheel(tmp_path / "ansible-9.0.0-py3-none-any.whl", version="1.5.0")
-    with pytest.raises(SystemExit, match=r"ships ansible.posix 1.5.0, outside requirements.yml's >=1.5.4"):
+    with pytest.raises(SystemExit, match=r"ships ansible.posix 1.5.0, outside the required range >=1.5.4"):
         pack_collection.pack_from_wheel(wheel, {"ansible.posix": ">=1.5.4,<3.0.0"}, tmp_path / "out")
 
 
@@ -82,3 +82,22 @@ def test_requirements_yml_names_what_setup_packs() -> None:
         "ansible.posix": ">=1.5.4,<3.0.0",
         "community.general": ">=9.0.0,<12.0.0",
     }
+
+
+def test_requirements_test_yml_adds_what_molecule_and_the_tests_connect_with() -> None:
+    assert pack_collection.requirements(REPO_ROOT / "requirements-test.yml") == {
+        "containers.podman": ">=1.8.1,<2.0.0"
+    }
+
+
+def test_the_cli_packs_the_collections_of_every_requirements_file(tmp_path: Path) -> None:
+    wheel = _wheel(tmp_path / "ansible-12.3.0-py3-none-any.whl")
+    first, second = tmp_path / "requirements.yml", tmp_path / "requirements-test.yml"
+    first.write_text("collections:\n  - name: ansible.posix\n    version: '>=2'\n")
+    second.write_text("collections:\n  - name: community.docker\n")
+    argv = ["--wheel", str(wheel), "--requirements", str(first)]
+    pack_collection.main([*argv, str(tmp_path / "one")])
+    assert [path.name for path in (tmp_path / "one").iterdir()] == ["ansible-posix-2.1.0.tar.gz"]
+    # The second file's collection is wanted too: this wheel lacks it.
+    with pytest.raises(SystemExit, match=r"has no community\.docker"):
+        pack_collection.main([*argv, "--requirements", str(second), str(tmp_path / "two")])
