@@ -63,6 +63,7 @@ VERIFIED_ROLE_KNOBS = (
     "roce_host_tc_bw",
     "roce_host_set_cable_length",
     "roce_host_cable_length_m",
+    "roce_host_mtu",
 )
 _TSA_NAMES = ("strict", "ets", "vendor")  # what roce_qos takes (mlnx_qos --tsa)
 _ANSIBLE_BOOLS = {
@@ -290,6 +291,22 @@ def roce_host_knobs(name: str, hostvars: Mapping[str, Any]) -> tuple[dict[str, A
                     "is not what roce_host takes",
                     value,
                     "netdev: metres >= 1",
+                )
+            )
+    if "roce_host_mtu" in hostvars:
+        value = hostvars["roce_host_mtu"]
+        try:
+            # roce_qos takes an int (`roce_host_mtu | int` in the role); 0 leaves the MTU alone.
+            if isinstance(value, bool) or int(str(value).strip()) < 0:
+                raise ValueError
+            knobs["roce_host_mtu"] = int(str(value).strip())
+        except ValueError:
+            problems.append(
+                Problem(
+                    f"{name}.roce_host_mtu",
+                    "is not what roce_host takes",
+                    value,
+                    "an MTU in bytes (0: roce_host leaves the netdevs' MTU alone)",
                 )
             )
     return knobs, problems

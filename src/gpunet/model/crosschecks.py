@@ -148,8 +148,23 @@ def mtu(fabric: Fabric, broken: set[str]) -> list[Problem]:
         )
     for switch in fabric.switches.values():
         for index, port in enumerate(switch.ports):
+            if not (port.peer and port.peer.kind == "host"):
+                continue
+            host = fabric.hosts.get(port.peer.device)
+            override = host.roce_host_knobs.get("roce_host_mtu") if host else None
+            if override is not None:
+                # The host's own roce_host_mtu (0: left alone, nothing set to judge) replaces host_mtu.
+                if override > port.mtu:
+                    problems.append(
+                        Problem(
+                            f"{port.peer.device}.roce_host_mtu",
+                            f"is larger than the MTU of its leaf port {switch.name}:{port.name}",
+                            override,
+                            f"<= {port.mtu}",
+                        )
+                    )
             # A port left at the fabric MTU is covered by the fabric-wide rule above.
-            if port.peer and port.peer.kind == "host" and fabric.host_mtu > port.mtu != fabric.mtu:
+            elif fabric.host_mtu > port.mtu != fabric.mtu:
                 problems.append(
                     Problem(
                         f"{switch.name}.gpunet_ports[{index}].mtu",

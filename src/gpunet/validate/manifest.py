@@ -58,6 +58,9 @@ class HostExpectation:
     has_rdma_nics: bool
     hardware_reason: str
     nics: list[NicExpectation]
+    # The MTU roce_host sets on this host's RDMA netdevs: the host's roce_host_mtu where the
+    # inventory sets one, else the fabric's host_mtu; 0: roce_host leaves it alone. None: older manifests.
+    mtu: int | None = None
 
     def nic(self, name: str) -> NicExpectation | None:
         return next((nic for nic in self.nics if nic.name == name), None)
@@ -217,6 +220,7 @@ def _host_expectation(host: GpuHost, fabric: Fabric) -> HostExpectation:
         has_rdma_nics=host.hardware.rdma_nics,
         hardware_reason=host.hardware.reason,
         nics=_nic_expectations(host, fabric),
+        mtu=host.roce_host_knobs.get("roce_host_mtu", fabric.host_mtu),
     )
 
 
@@ -451,6 +455,8 @@ def _manifest_from_dict(document: dict[str, Any]) -> Manifest:
         for name, host in document["hosts"].items()
     }
     for key, host in hosts.items():
+        if host.mtu is not None and type(host.mtu) is not int:
+            raise ValueError(f"hosts.{key}.mtu is a JSON {_json_kind(host.mtu)}, expected a number")
         for index, nic in enumerate(host.nics):
             if nic.switch_port_mtu is not None and type(nic.switch_port_mtu) is not int:
                 raise ValueError(

@@ -15,6 +15,7 @@ from gpunet.model.build import roce_host_knobs
 from gpunet.model.check import load_fabric
 from gpunet.model.errors import InventoryInvalidError
 from gpunet.model.loader import LOADER_ENV
+from gpunet.validate.manifest import build_manifest, read_manifest
 from tests.conftest import FIXTURES_DIR
 
 MINIMAL = FIXTURES_DIR / "inventories" / "valid" / "minimal"
@@ -49,7 +50,9 @@ LOADED = [
         {"roce_host_cable_length_m": {"rail0": "5"}},
         {"roce_host_cable_length_m": {"rail0": 5}},
     ),
-    ("another role's variable is not read", {"roce_host_mtu": 4200}, {}),
+    ("the MTU, as a YAML string", {"roce_host_mtu": "4200"}, {"roce_host_mtu": 4200}),
+    ("the MTU left alone", {"roce_host_mtu": 0}, {"roce_host_mtu": 0}),
+    ("another role's variable is not read", {"roce_host_dcqcn": False}, {}),
 ]
 
 
@@ -76,6 +79,9 @@ REFUSED = [
     ("not a boolean", "roce_host_set_cable_length", "sometimes"),
     ("lengths as a list", "roce_host_cable_length_m", [3]),
     ("a length of 0 m", "roce_host_cable_length_m", {"rail0": 0}),
+    ("an MTU that is no number", "roce_host_mtu", "jumbo"),
+    ("a negative MTU", "roce_host_mtu", -1),
+    ("an MTU as a boolean", "roce_host_mtu", True),
 ]
 
 
@@ -128,3 +134,29 @@ def test_tsa_and_shares_go_off_together(case: str, given: dict[str, Any], refuse
     knobs, problems = roce_host_knobs("gpu01", given)
     assert [problem.path for problem in problems] == (["gpu01.roce_host_tc_tsa"] if refused else []), case
     assert knobs == given
+
+
+# (case, gpu01's roce_host_mtu, the problems' paths): minimal's leaf ports are at the fabric MTU.
+HOST_MTU = [
+    ("within the leaf port's MTU", 4200, set()),
+    ("left alone", 0, set()),
+    ("above the leaf port's MTU", 9300, {"gpu01.roce_host_mtu"}),
+]
+
+
+@pytest.mark.parametrize(("case", "mtu", "paths"), HOST_MTU, ids=[c[0] for c in HOST_MTU])
+def test_a_hosts_mtu_must_fit_its_leaf_ports(tmp_path: Path, case: str, mtu: int, paths: set[str]) -> None:
+    folder = _inventory(tmp_path, {})
+    host_vars = folder / "host_vars" / "gpu01.yml"
+    host_vars.write_text(yaml.safe_dump({**yaml.safe_load(host_vars.read_text()), "roce_host_mtu": mtu}))
+    if not paths:
+        fabric = load_fabric(folder)
+        assert fabric.hosts["gpu01"].roce_host_knobs == {"roce_host_mtu": mtu}, case
+        # gpunet-validate's manifest holds each host's MTU through a write and a read.
+        build_manifest(fabric).write(tmp_path / "artifacts")
+        manifest = read_manifest(tmp_path / "artifacts")
+        assert (manifest.hosts["gpu01"].mtu, manifest.hosts["gpu02"].mtu) == (mtu, fabric.host_mtu), case
+        return
+    with pytest.raises(InventoryInvalidError) as raised:
+        load_fabric(folder)
+    assert {problem.path for problem in raised.value.problems} == paths, case

@@ -435,3 +435,60 @@ def test_manifest_without_mtus_judges_what_it_holds(
     results = [r for r in judge(folder, load_selection("link_qos")).results if r.target == EOS_LINK]
     assert [r.status for r in results] == [status]
     assert ("MTU" in results[0].message) == (status == Status.FAIL)
+
+
+# (case, gpu01's MTU in the manifest (its roce_host_mtu, or host_mtu), gpu01's live netdev MTUs
+#  except the EOS link's, the EOS link's live MTU, {status of gpu01's links: words of each message})
+HOST_MTUS = [
+    ("the host's own MTU, set on every netdev", 4200, 4200, 4200, {Status.PASS: [""]}),
+    (
+        "the host's own MTU, the netdevs left at host_mtu",
+        4200,
+        9000,
+        9000,
+        {Status.FAIL: ["MTU: gpu01:", " 9000, the inventory's roce_host_mtu 4200", "fix: rerun roce_host"]},
+    ),
+    ("left alone (0): any MTU the leaf takes", 0, 1500, 9000, {Status.PASS: [""]}),
+    (
+        "left alone (0), one netdev above its leaf port",
+        0,
+        9000,
+        9216,
+        {
+            Status.PASS: [""],
+            Status.FAIL: [
+                "MTU: gpu01:enp58s0np0 9216 above leaf03:Ethernet1/1 rendered 9214",
+                "fix: set gpu01's roce_host_mtu to at most 9214",
+            ],
+        },
+    ),
+    ("the fabric's host_mtu written per host", 9000, 9000, 9000, {Status.PASS: [""]}),
+]
+
+
+@pytest.mark.parametrize(
+    ("host_mtu", "live", "eos_live", "expected"), [c[1:] for c in HOST_MTUS], ids=[c[0] for c in HOST_MTUS]
+)
+def test_a_hosts_own_roce_host_mtu_is_what_its_netdevs_are_judged_by(
+    tmp_path: Path, host_mtu: int, live: int, eos_live: int, expected: dict[Status, list[str]]
+) -> None:
+    folder = tmp_path / "artifacts"
+    copy_inputs(folder)
+    document = json.loads((folder / "manifest.json").read_text())
+    document["hosts"]["gpu01"]["mtu"] = host_mtu
+    (folder / "manifest.json").write_text(json.dumps(document))
+    for capture in (folder / "hosts" / "gpu01").glob("ip-link-json.*.txt"):
+        mtu = eos_live if capture.name == "ip-link-json.enp58s0np0.txt" else live
+        capture.write_text(capture.read_text().replace('"mtu":9000', f'"mtu":{mtu}'))
+    results = [
+        r
+        for r in judge(folder, load_selection("link_qos")).results
+        if r.check == "link_qos" and r.target.startswith("gpu01:") and r.target != JUNOS_LINKS[0]
+    ]
+    assert len(results) == 7  # gpu01's links but the Junos one, whose pass carries its note
+    assert {r.status for r in results} == set(expected)
+    for result in results:
+        for word in expected[result.status]:
+            assert word in result.message, (result.target, word, result.message)
+    if Status.FAIL in expected and Status.PASS in expected:
+        assert [r.target for r in results if r.status == Status.FAIL] == [EOS_LINK]

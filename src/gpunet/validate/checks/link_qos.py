@@ -10,9 +10,11 @@ and the MTU.
 
 MTU: the netdev's live MTU from its ip-link-json capture (`ip -j link show dev <netdev>`) must be
 at most the leaf port's rendered MTU (the manifest's switch_port_mtu: the port's or the fabric's
-MTU, clamped to the OS's maximum; a larger host frame is dropped at the leaf) and equal to the
-inventory's host_mtu, which roce_host sets. Compared as the inventory's own MTU rule compares
-them (model/crosschecks.py mtu: host_mtu <= the switch MTU). The leaf's side is the rendered intent
+MTU, clamped to the OS's maximum; a larger host frame is dropped at the leaf) and equal to the MTU
+roce_host sets (the host's roce_host_mtu where the inventory sets one, else the fabric's host_mtu;
+with roce_host_mtu 0 roce_host leaves the MTU alone and only the leaf's bound is judged). Compared
+as the inventory's own MTU rule compares them (model/crosschecks.py mtu: host_mtu, or the host's
+roce_host_mtu, <= the leaf port's MTU). The leaf's side is the rendered intent
 only: none of the switch captures the verify stage collects prints a port's MTU (the PFC shows of
 collect/switch_commands.py, and Junos' `show interfaces extensive` is reduced to its PFC lines),
 so a leaf running another MTU than rendered is not seen here. A missing or unreadable MTU capture
@@ -39,8 +41,11 @@ from gpunet.validate.switch_port_qos import PHASE, PortQos, running_ports
 
 MTU_TOOL = "ip-link-json"  # verify_host's `ip -j link show dev <netdev>` (collect_plan.host_commands)
 _MTU_PLAN = (
-    "lower gpunet_fabric.host_mtu to at most {mtu} (the leaf port's rendered MTU) or raise the"
-    " port's, then rerun roce_host"
+    "lower {knob} to at most {mtu} (the leaf port's rendered MTU) or raise the port's, then rerun roce_host"
+)
+_MTU_LEFT_ALONE = (
+    "set {host}'s roce_host_mtu to at most {mtu} (the leaf port's rendered MTU; it is 0, so roce_host"
+    " leaves the netdev's MTU alone) and rerun roce_host"
 )
 _PUSH = "push {switch}'s rendered configuration (playbooks/switches.yml --limit {switch})"
 _PLAN = (
@@ -90,14 +95,17 @@ class LinkQos(Check):
             dscps[m.cnp_dscp] = m.cnp_priority
         rendered_pfc = (m.lossless_priority,) if lossless else ()
         ets_plan = _lossless_class_plan(nic, m.lossless_priority)
-        port_mtu, policy_mtu = nic.switch_port_mtu, m.host_mtu
+        port_mtu, policy_mtu, mtu_source = nic.switch_port_mtu, m.host_mtu, "host_mtu"
+        if host.mtu is not None and host.mtu != m.host_mtu:
+            # 0: roce_host leaves the MTU alone, so there is no intent to hold the netdev to.
+            policy_mtu, mtu_source = host.mtu or None, "roce_host_mtu"
         expected = (
             f"{far} rendered: {'lossless' if lossless else 'lossy'}, trust {m.trust}, "
             + ", ".join(f"DSCP {d} -> priority {p}" for d, p in dscps.items())
             + f", PFC on {_prios(rendered_pfc)}"
             + (f", lossless class {ets_plan}" if ets_plan else "")
             + (f", MTU {port_mtu}" if port_mtu is not None else "")
-            + (f"; {near} MTU {policy_mtu} (host_mtu)" if policy_mtu is not None else "")
+            + (f"; {near} MTU {policy_mtu} ({mtu_source})" if policy_mtu is not None else "")
         )
         qos, problem = read_host(self, host, "mlnx_qos", target, expected, nic.netdev)
         if problem:
@@ -144,10 +152,14 @@ class LinkQos(Check):
                 f"MTU: {near} {live_mtu} above {far} rendered {port_mtu} (the leaf drops the larger frames)"
             )
             over = policy_mtu is not None and policy_mtu > port_mtu
-            fixes.append(_MTU_PLAN.format(mtu=port_mtu) if over else host_fix)
+            knob = "gpunet_fabric.host_mtu" if mtu_source == "host_mtu" else f"{host.name}'s roce_host_mtu"
+            if host.mtu == 0:
+                fixes.append(_MTU_LEFT_ALONE.format(host=host.name, mtu=port_mtu))
+            else:
+                fixes.append(_MTU_PLAN.format(knob=knob, mtu=port_mtu) if over else host_fix)
         if live_mtu is not None and policy_mtu is not None and live_mtu != policy_mtu:
             wrong.append(
-                f"MTU: {near} {live_mtu}, the inventory's host_mtu {policy_mtu}"
+                f"MTU: {near} {live_mtu}, the inventory's {mtu_source} {policy_mtu}"
                 + (f" ({far} rendered {port_mtu})" if port_mtu is not None and not above else "")
             )
             fixes.append(host_fix)
