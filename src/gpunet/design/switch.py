@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import cache
 from typing import Any
 
 from gpunet.design.classification import design_classification
@@ -11,6 +12,7 @@ from gpunet.design.platform_defaults import buffer_parameters
 from gpunet.design.platforms import DesignContext, platform_design
 from gpunet.design.ports import breakouts, design_ports, headroom_profiles
 from gpunet.design.queues import design_ecn, design_queues
+from gpunet.grammar import grammar_for
 from gpunet.hardware import get_model
 from gpunet.model.fabric import Fabric, Switch
 from gpunet.platforms import get_platform
@@ -54,6 +56,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         },
         "role": switch.role,
         "os_version": switch.os_version,
+        "os_release_floors": _states_release_floors(platform.name),
         "fabric": fabric.name,
         "system_mtu": system_mtu,
         "traffic_classes": list(range(8)),
@@ -102,3 +105,8 @@ def _mtu_notes(platform: str, ports: list[dict[str, Any]], max_mtu: int) -> list
     return [
         f"MTU clamped to the {platform} maximum {max_mtu} on {len(clamped)} port(s): {', '.join(clamped)}."
     ]
+
+
+@cache  # grammar_for parses the platform's grammar YAML on every call: once per platform per render
+def _states_release_floors(platform: str) -> bool:
+    return grammar_for(platform).states_release_floors

@@ -166,6 +166,13 @@ class Grammar:
         return floors
 
     @property
+    def states_release_floors(self) -> bool:
+        """Whether any source or entry states a first release: without one no release is refused."""
+        return any(source.since for source in self.source_details.values()) or any(
+            command.since for commands in self.modes.values() for command in commands
+        )
+
+    @property
     def has_sub_modes(self) -> bool:
         return any(command.enter for commands in self.modes.values() for command in commands)
 

@@ -11,7 +11,7 @@ import pytest
 
 from gpunet.cli import main
 from gpunet.grammar import grammar_for
-from gpunet.grammar.versions import VersionError, parse_version
+from gpunet.grammar.versions import FORMS, VersionError, parse_version
 from gpunet.model.check import load_fabric
 from gpunet.render import render_fabric
 from gpunet.render.versions import os_version_problems
@@ -94,3 +94,17 @@ def test_the_summary_says_when_the_release_is_not_checked() -> None:
     rendered = render_fabric(fabric)["leaf05"]
     assert "OS release 5.10.1: every statement" in rendered.summary
     assert grammar_for("cumulus").newer_than(rendered.config, (5, 5, 0))
+
+
+def test_the_summary_claims_a_checked_release_only_where_the_grammar_states_floors() -> None:
+    """NX-OS, EOS and Junos grammars state no first release: their summaries must not say every
+    statement exists in the release, only that it was not checked."""
+    fabric = load_fabric(PROD)
+    rendered = render_fabric(fabric)
+    floors = {platform: grammar_for(platform).states_release_floors for platform in FORMS}
+    assert {platform for platform, stated in floors.items() if stated} == {"cumulus", "sonic"}
+    for name, switch in fabric.switches.items():
+        line = f"OS release {switch.os_version}: "
+        summary, checked = rendered[name].summary, floors[switch.platform]
+        assert (line + "every statement" in summary) == checked, name
+        assert (line + "not checked statement by statement" in summary) != checked, name
