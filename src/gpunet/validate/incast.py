@@ -18,6 +18,17 @@ perftest's measured rate is about 90% of line rate at best (the pair tests' floo
 rate is still 1.8x of what the senders really offer. k = the fewest senders whose line rates sum
 to `incast_oversubscription` (2.0) times the receiver's: 2 for 400G or 800G senders into a port
 of their own speed, 4 for 400G senders into an 800G port.
+
+The second pattern, nccl-tests `alltoall_perf` across the rail's hosts (the receiver and its
+senders, one rank each on the rail's NIC, NCCL_IB_TC the lossless class): NCCL's own traffic (its
+QPs, its chunking) in the same class, between the same counter reads, so the switch-side checks
+judge both patterns' sum. An alltoall loads every port about equally (each rank sends to and
+receives from all others at once), so it congests where flows collide (ECMP on the uplinks, the
+spines) rather than by a k:1 oversubscription; its own evidence is its busbw, which for
+alltoall is what each rank moved to the others per second (NVIDIA/nccl-tests src/alltoall.cu
+AlltoAllGetBw: busbw = algbw x (n-1)/n), so with one rank per host it is the rail NIC's
+throughput. One fixed message size (-b = -e, `incast_alltoall_bytes`), as many iterations as
+fill `incast_seconds` at the slowest NIC's line rate.
 """
 
 from __future__ import annotations
@@ -42,6 +53,43 @@ AFTER = "incast-after"
 # ib_write_bw options besides -d, -p, -D, -q and --tclass: Gb/s units, 64 KiB messages (as the pair tests).
 BW_ARGS = ("--report_gbits", "-F", "-s", "65536")
 DEFAULT_QPS = 4
+ALLTOALL = "alltoall_perf"
+ALLTOALL_WARMUP = 5  # nccl-tests -w: iterations before the timed ones
+DEFAULT_ALLTOALL_BYTES = 1 << 30
+
+
+@dataclass(frozen=True)
+class Alltoall:
+    """The rail's nccl-tests alltoall_perf run: one rank on each host's rail NIC."""
+
+    hosts: tuple[str, ...]  # the receiver first, then the senders
+    nics: tuple[str, ...]  # each host's rail NIC, in the order of `hosts`
+    gbps: int  # the slowest of those NICs' line rates
+    bytes: int  # nccl-tests -b and -e
+    iters: int  # nccl-tests -n
+
+    @property
+    def launcher(self) -> str:
+        """The host that starts the multi-node run (the nccl stage's launcher takes the first by name)."""
+        return min(self.hosts)
+
+    def args(self) -> list[str]:
+        size = str(self.bytes)
+        return ["-b", size, "-e", size, "-n", str(self.iters), "-w", str(ALLTOALL_WARMUP)]
+
+    def env(self, traffic_class: int | None) -> dict[str, str]:
+        """NCCL settings every rank gets: the lossless class, and the rail's NIC by its exact name
+        (`=` prefix) where every host names it alike; otherwise each host's nccl.conf picks."""
+        env = {} if traffic_class is None else {"NCCL_IB_TC": str(traffic_class)}
+        if len(set(self.nics)) == 1:
+            env["NCCL_IB_HCA"] = f"={self.nics[0]}"
+        return env
+
+
+def alltoall_iters(seconds: float, gbps: int, size: int, ranks: int) -> int:
+    """Iterations whose transfer at `gbps` lasts `seconds`: each rank sends (n-1)/n of `size` a pass."""
+    per_pass = size * (ranks - 1) / ranks * 8 / (gbps * 1e9)
+    return max(1, math.ceil(seconds / per_pass - 1e-9))
 
 
 @dataclass(frozen=True)
@@ -81,6 +129,7 @@ class RailIncast:
     seconds: int
     qps: int
     traffic_class: int | None  # None: no --tclass (InfiniBand)
+    alltoall: Alltoall | None = None  # the second pattern (None: a plan written before it)
 
     @property
     def oversubscription(self) -> float:
@@ -97,6 +146,16 @@ class RailIncast:
     def capture(self, sender: Sender) -> str:
         """The artifact file of one sender's ib_write_bw client output."""
         return f"incast/{self.rail}/{sender.host}__{self.receiver}__{sender.nic}.ib_write_bw.txt"
+
+    @property
+    def alltoall_capture(self) -> str:
+        """The artifact file of the rail's alltoall_perf output."""
+        return f"incast/{self.rail}/{ALLTOALL}.txt"
+
+    @property
+    def alltoall_skipped(self) -> str:
+        """The file the stage writes instead where it did not run the alltoall (its reason)."""
+        return f"incast/{self.rail}/{ALLTOALL}.skipped.txt"
 
     def server_argv(self, sender: Sender) -> list[str]:
         return ["ib_write_bw", "-d", self.receiver_nic, *self._common(sender)]
@@ -121,6 +180,7 @@ def incast_plan(
     oversubscription: float = 2.0,
     qps: int = DEFAULT_QPS,
     base_port: int = PERFTEST_BASE_PORT,
+    alltoall_bytes: int = DEFAULT_ALLTOALL_BYTES,
 ) -> list[RailIncast]:
     """One incast per rail. The receiver of rail r is the r-th host (name order, wrapping), so
     the rails' receivers are spread over the hosts; its senders are the hosts after it. `senders`
@@ -150,6 +210,14 @@ def incast_plan(
             next_port[receiver.name] = port + 1
             chosen.append(Sender(host.name, nic.name, nic.speed_gbps, port))
         sender_nics = [nic for _, nic in others[:wanted]]
+        slowest = min(n.speed_gbps for n in [receiver_nic, *sender_nics])
+        alltoall = Alltoall(
+            hosts=(receiver.name, *(s.host for s in chosen)),
+            nics=(receiver_nic.name, *(s.nic for s in chosen)),
+            gbps=slowest,
+            bytes=alltoall_bytes,
+            iters=alltoall_iters(seconds, slowest, alltoall_bytes, len(chosen) + 1),
+        )
         plan.append(
             RailIncast(
                 rail=rail,
@@ -162,6 +230,7 @@ def incast_plan(
                 seconds=seconds,
                 qps=qps,
                 traffic_class=tclass,
+                alltoall=alltoall,
             )
         )
     return plan
@@ -173,7 +242,13 @@ def plan_for(fabric: Fabric, thresholds: Thresholds) -> list[RailIncast]:
     if wanted is not None and wanted != int(wanted):
         raise ValueError(f"incast_senders: expected a whole number of senders, got {wanted:g}")
     senders = int(wanted) if wanted else None
-    return incast_plan(fabric, senders, int(thresholds.incast_seconds), thresholds.incast_oversubscription)
+    return incast_plan(
+        fabric,
+        senders,
+        int(thresholds.incast_seconds),
+        thresholds.incast_oversubscription,
+        alltoall_bytes=int(thresholds.incast_alltoall_bytes),
+    )
 
 
 def path_ports(fabric: Fabric, receiver: Nic, senders: list[Nic]) -> tuple[PathPort, ...]:
@@ -250,6 +325,7 @@ def plan_from_document(document: Any) -> list[RailIncast]:
                         **rail,
                         "senders": tuple(Sender(**s) for s in rail["senders"]),
                         "path": tuple(PathPort(**p) for p in rail["path"]),
+                        "alltoall": _alltoall(rail.get("alltoall")),
                     }
                 )
             )
@@ -258,13 +334,30 @@ def plan_from_document(document: Any) -> list[RailIncast]:
         found = plan[-1]
         numbers = [found.rail, found.receiver_gbps, found.seconds, found.qps]
         numbers += [n for s in found.senders for n in (s.gbps, s.port)]
+        if found.alltoall is not None:
+            numbers += [found.alltoall.gbps, found.alltoall.bytes, found.alltoall.iters]
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
-            raise PlanError(f"rails[{index}]: rail, line rates, seconds, QPs and ports must be integers")
+            raise PlanError(f"rails[{index}]: rail, line rates, seconds, QPs, ports, sizes must be integers")
         if not found.path or not found.senders or found.receiver_gbps <= 0:
             raise PlanError(f"rails[{index}]: no senders, no path or no receiver line rate")
         # Capture paths are built from these names: each must stay one path part.
         names = [found.receiver, found.receiver_nic] + [n for s in found.senders for n in (s.host, s.nic)]
+        if found.alltoall is not None:
+            names += [*found.alltoall.hosts, *found.alltoall.nics]
         unsafe = next((n for n in names if not isinstance(n, str) or not PATH_PART.fullmatch(n)), None)
         if unsafe is not None:
             raise PlanError(f"rails[{index}]: {unsafe!r} is not a safe host or NIC name")
     return plan
+
+
+def _alltoall(document: Any) -> Alltoall | None:
+    if document is None:
+        return None
+    if not isinstance(document, dict):
+        raise TypeError("alltoall: expected an object")
+    if not all(isinstance(document.get(key), list | tuple) for key in ("hosts", "nics")):
+        raise TypeError("alltoall: hosts and nics must be lists")
+    found = Alltoall(**{**document, "hosts": tuple(document["hosts"]), "nics": tuple(document["nics"])})
+    if len(found.hosts) != len(found.nics) or len(found.hosts) < 2:
+        raise TypeError("alltoall: expected one NIC per host, at least two hosts")
+    return found

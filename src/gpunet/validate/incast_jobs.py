@@ -1,6 +1,7 @@
 """What one host runs in the incast stage, from incast/plan.json (the verify_incast role loops over
-these): its ib_write_bw servers (it receives on a rail) and clients (it sends), and the NIC counter
-capture read before and after. Computed from the plan gpunet-validate wrote, so the stage runs
+these): its ib_write_bw servers (it receives on a rail) and clients (it sends), the alltoall_perf
+runs it launches (the first host by name of a rail's hosts), and the NIC counter capture read
+before and after. Computed from the plan gpunet-validate wrote, so the stage runs
 exactly what the incast checks judge.
 """
 
@@ -31,8 +32,19 @@ def host_jobs(document: Any, host: str, gid_indexes: dict[str, int] | None = Non
     the inventory address's (as the pair tests pass it)."""
     gid_indexes = gid_indexes or {}
     plan = plan_from_document(document)
-    servers, clients = [], []
+    servers, clients, alltoall = [], [], []
     for rail in plan:
+        if rail.alltoall is not None and rail.alltoall.launcher == host:
+            alltoall.append(
+                {
+                    "rail": rail.rail,
+                    "file": rail.alltoall_capture,
+                    "skipped_file": rail.alltoall_skipped,
+                    "hosts": list(rail.alltoall.hosts),
+                    "args": rail.alltoall.args(),
+                    "env": rail.alltoall.env(rail.traffic_class),
+                }
+            )
         for sender in rail.senders:
             if rail.receiver == host:
                 argv = _with_gid(rail.server_argv(sender), rail.receiver_nic, gid_indexes)
@@ -42,7 +54,7 @@ def host_jobs(document: Any, host: str, gid_indexes: dict[str, int] | None = Non
                 clients.append({"argv": argv, "file": rail.capture(sender), "rail": rail.rail})
     # The longest rail's -D: how long the stage waits for every client.
     seconds = max((rail.seconds for rail in plan), default=0)
-    return {"servers": servers, "clients": clients, "seconds": seconds}
+    return {"servers": servers, "clients": clients, "alltoall": alltoall, "seconds": seconds}
 
 
 def _with_gid(argv: list[str], nic: str, gid_indexes: dict[str, int]) -> list[str]:

@@ -37,6 +37,8 @@ THRESHOLD_RANGES: dict[str, tuple[float, float, str]] = {
     "incast_seconds": (0.0, 3600.0, "a duration in seconds"),
     "incast_oversubscription": (1.0, 64.0, "a ratio of the senders' line rates to the receiver's"),
     "incast_min_fraction": (0.0, 1.0, "a fraction of the receiver's line rate"),
+    "incast_alltoall_bytes": (1023.0, float(1 << 36), "an alltoall message size in bytes (1 KiB to 64 GiB)"),
+    "incast_alltoall_min_fraction": (0.0, 1.0, "a fraction of the rail NICs' line rate"),
 }
 
 
@@ -55,6 +57,11 @@ class Thresholds:
     incast_seconds: float = 10.0
     incast_oversubscription: float = 2.0
     incast_min_fraction: float = 0.8
+    # The alltoall pattern: 1 GiB per rank and pass (large enough that per-pass setup is noise);
+    # its busbw (per-rank NIC throughput) floor is lower than perftest's because NCCL's alltoall
+    # also waits on the slowest peer each pass.
+    incast_alltoall_bytes: float = float(1 << 30)
+    incast_alltoall_min_fraction: float = 0.7
 
     @classmethod
     def from_mapping(cls, values: dict[str, Any], where: str) -> Thresholds:

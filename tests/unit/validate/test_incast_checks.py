@@ -4,7 +4,10 @@ counters are read, and each broken fabric fails exactly the check (and the port 
 The artifacts are built from the prod inventory (one rail per leaf: NX-OS, EOS, Cumulus, SONiC,
 Junos) and its incast plan; switch captures are printed by the simulator's formatters (the formats
 the validation parsers read, as the healthy fixture's are), NIC counters in the `grep -H .` sysfs
-form, sender captures in perftest's own layout with the command line ahead of them.
+form, sender captures in perftest's own layout with the command line ahead of them, and each
+rail's alltoall_perf capture in nccl-tests' layout (ALLTOALL_PERF: no alltoall run was recorded
+for this fabric, so the capture is written in the 2.x format the nccl-tests parser reads, its
+mpirun line first as the stage saves it).
 """
 
 from __future__ import annotations
@@ -81,6 +84,37 @@ WRITE_BW = """------------------------------------------------------------------
  65536      3662109          {peak:.2f}             {avg:.2f}              {rate:.6f}
 ---------------------------------------------------------------------------------------
 """
+# nccl-tests 2.x alltoall_perf, one rank a host (src/util.cu writeDeviceReport, writeResultHeader;
+# alltoall prints N/A for the in-place #wrong, src/alltoall.cu reports no in-place errors), with
+# {fields} for what a rail's run sets.
+ALLTOALL_PERF = (REPO_ROOT / "tests" / "fixtures" / "incast" / "alltoall_perf.txt.in").read_text()
+
+
+def alltoall_capture(rail: RailIncast, busbw: float, wrong: int = 0, tclass: int | None = None) -> str:
+    """The rail's alltoall_perf capture as the stage saves it: `busbw` GB/s at the plan's size."""
+    a2a = rail.alltoall
+    assert a2a is not None
+    ranks = len(a2a.hosts)
+    algbw = busbw * ranks / (ranks - 1)  # src/alltoall.cu AlltoAllGetBw
+    lines = "\n".join(
+        f"#  Rank {i:2d} Group  0 Pid {4100 + i:6d} on {host} device  0 [0000:18:00] NVIDIA H100 80GB HBM3"
+        for i, host in enumerate(a2a.hosts)
+    )
+    env = a2a.env(rail.traffic_class if tclass is None else tclass)
+    command = ["mpirun", "-np", str(ranks), "-H", ",".join(f"{h}:1" for h in a2a.hosts)]
+    command += [word for name, value in env.items() for word in ("-x", f"{name}={value}")]
+    command += ["/opt/nccl-tests/current/alltoall_perf", "-g", "1", *a2a.args()]
+    body = ALLTOALL_PERF.format(
+        size=a2a.bytes,
+        count=a2a.bytes // 4 // ranks,
+        iters=a2a.iters,
+        ranks=lines,
+        time=a2a.bytes / algbw / 1e3,
+        algbw=algbw,
+        busbw=busbw,
+        wrong=wrong,
+    )
+    return "$ " + shlex.join(command) + "\n" + body
 
 
 @dataclass
@@ -99,6 +133,9 @@ class Incast:
     sender_gbps: float = 190.4
     tclass: int | None = None  # None: the manifest's lossless class
     backwards: bool = False  # the receiver's np_cnp_sent lower after than before
+    alltoall_busbw: float = 41.3  # GB/s per rank (of 50 at 400G)
+    alltoall_wrong: int = 0
+    alltoall_tclass: int | None = None  # None: the plan's class
     only_rails: set[int] = field(default_factory=set)  # where the fault is (empty: every rail)
 
 
@@ -129,6 +166,10 @@ def _artifacts(
     switch_moves: dict[str, dict[str, dict[str, list[int]]]] = {}
     for rail in plan:
         case = on(rail)
+        _write(
+            folder / rail.alltoall_capture,
+            alltoall_capture(rail, case.alltoall_busbw, case.alltoall_wrong, case.alltoall_tclass),
+        )
         nic_moves[(rail.receiver, rail.receiver_nic)] = {
             "np_ecn_marked_roce_packets": case.ce_received,
             "np_cnp_sent": -5 if case.backwards else case.cnp_sent,
@@ -378,6 +419,8 @@ CASES: list[tuple[str, Incast, Targets]] = [
         _receiver_edges("incast_pfc_watchdog", ("eos", "sonic")),
     ),
     ("low bandwidth", Incast(sender_gbps=120.0), _receivers("incast_bandwidth")),
+    ("low alltoall busbw", Incast(alltoall_busbw=30.2), _receivers("incast_alltoall_busbw")),
+    ("alltoall wrong values", Incast(alltoall_wrong=12), _receivers("incast_alltoall_busbw")),
 ]
 
 

@@ -6,6 +6,9 @@ Artifacts (the plan and the captures around the stage only, so the pair tests' t
 counted in):
     incast/plan.json                                      the plan (incast.plan_document)
     incast/<rail>/<sender>__<receiver>__<nic>.ib_write_bw.txt   each sender's client output
+    incast/<rail>/alltoall_perf.txt                       the rail's nccl-tests alltoall (its command
+                                                          line first), or alltoall_perf.skipped.txt
+                                                          with the reason the stage did not run it
     hosts/<host>/rdma-hw-counters.<incast-before|incast-after>.txt
     switches/<switch>/<incast-before|incast-after>/<tool>.txt    the tools of checks/switch.py
 
@@ -519,6 +522,104 @@ class IncastBandwidth(_IncastCheck):
         return total
 
 
+SKIP_REASON_MAX_BYTES = 4096
+
+
+class IncastAlltoall(_IncastCheck):
+    name = "incast_alltoall_busbw"
+    description = (
+        "nccl-tests alltoall across the rail's hosts in the lossless class: no wrong values, and busbw"
+        " (each rank's NIC throughput) at the threshold share of the rail's line rate"
+    )
+    commands = ("nccl-tests",)
+
+    def judge(self, rail: RailIncast) -> Iterator[Result]:
+        target = rail.receiver_target
+        a2a = rail.alltoall
+        if a2a is None:
+            why = (
+                f"rail {rail.rail}: {PLAN_FILE} has no alltoall pattern (written by an older gpunet-validate)"
+            )
+            yield self.skipped(target, self.description, why)
+            return
+        fraction = self.thresholds.incast_alltoall_min_fraction
+        floor = self.floor_gbytes(rail)
+        expected = (
+            f"0 wrong, alltoall busbw >= {floor:.2f} GB/s ({fraction:.0%} of {a2a.gbps} Gb/s)"
+            f" at {a2a.bytes} B in traffic class {self.manifest.traffic_class}"
+        )
+        where = f"rail {rail.rail} ({', '.join(a2a.hosts)})"
+        if (reason := self.skip_reason(rail)) is not None:
+            yield self.skipped(target, expected, f"{where}: alltoall pattern not run: {reason}")
+            return
+        try:
+            busbw, wrong = self.busbw_gbytes(rail)
+        except InputError as error:
+            yield self.error(target, expected, f"{where}: {error}")
+            return
+        self.measure(target, "incast_alltoall_busbw_bytes_per_second", busbw * 1e9)
+        gbps = busbw * 8
+        share = f"{gbps:.1f} Gb/s a rank ({gbps / a2a.gbps:.0%})"
+        actual = f"{where}: {wrong} wrong, busbw {busbw:g} GB/s = {share}"
+        yield self.result(target, wrong == 0 and busbw >= floor, expected, actual)
+
+    def floor_gbytes(self, rail: RailIncast) -> float:
+        """The busbw floor in GB/s (nccl-tests' unit): the threshold share of the slowest rail NIC."""
+        gbps = rail.alltoall.gbps if rail.alltoall is not None else rail.receiver_gbps
+        return self.thresholds.incast_alltoall_min_fraction * gbps / 8
+
+    def skip_reason(self, rail: RailIncast) -> str | None:
+        """The stage's reason for not running the rail's alltoall (its .skipped.txt), else None."""
+        path = os.path.join(os.fspath(self.artifacts.root), rail.alltoall_skipped)
+        try:
+            data = read_bytes(path, SKIP_REASON_MAX_BYTES)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except (OSError, ValueError) as error:
+            return f"{rail.alltoall_skipped} unreadable ({error})"
+        return " ".join(data.decode("utf-8", "replace").split()) or "no reason given"
+
+    def busbw_gbytes(self, rail: RailIncast) -> tuple[float, int]:
+        """(out-of-place busbw at the plan's size in GB/s, wrong values); InputError where the
+        capture is unusable, is not an alltoall, or ran outside the lossless class."""
+        relative = rail.alltoall_capture
+        parsed = self.artifacts.parsed(relative, "nccl-tests")
+        if parsed["error"]:
+            raise InputError(f"{relative}: alltoall_perf failed: {parsed['error']}")
+        if parsed["test"] not in (None, "alltoall_perf", "alltoall_perf_mpi"):
+            raise InputError(f"{relative}: a {parsed['test']} run, not alltoall_perf")
+        if not parsed["complete"] or not parsed["rows"]:
+            raise InputError(f"{relative}: incomplete capture (no 'Avg bus bandwidth' footer or no rows)")
+        if self.manifest.transport == "roce":
+            wanted = f"NCCL_IB_TC={self.manifest.traffic_class}"
+            if wanted not in _command_words(command_line(self.artifacts.root, relative)):
+                raise InputError(
+                    f"{relative}: its command line does not set {wanted}: the alltoall did not"
+                    " provably load the lossless queue"
+                )
+        # alltoall has no in-place variant (src/alltoall.cu: errors not reported in place).
+        row = max(parsed["rows"], key=lambda r: r["size_bytes"])
+        busbw = row["out_of_place"]["busbw_gbs"]
+        if busbw is None:
+            raise InputError(f"{relative}: no out-of-place busbw at {row['size_bytes']} B")
+        wrong = sum(r["out_of_place"]["wrong"] or 0 for r in parsed["rows"]) + (parsed["out_of_bounds"] or 0)
+        return float(busbw), int(wrong)
+
+
+def command_line(root: Any, relative: str) -> str:
+    """The capture's first line where it is the command line the stage saved (`$ ...`), else ""."""
+    try:
+        data = read_bytes(os.path.join(os.fspath(root), relative))
+    except (OSError, ValueError):
+        return ""
+    first = data.decode("utf-8", "replace").partition("\n")[0]
+    return first if first.startswith("$ ") else ""
+
+
+def _command_words(line: str) -> set[str]:
+    return set(line.split())
+
+
 INCAST_CHECKS = (
     IncastEcnMarks,
     IncastCnp,
@@ -526,4 +627,5 @@ INCAST_CHECKS = (
     IncastLosslessDrops,
     IncastPfcWatchdog,
     IncastBandwidth,
+    IncastAlltoall,
 )
