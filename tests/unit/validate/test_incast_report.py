@@ -124,6 +124,38 @@ def test_the_bandwidth_is_shown_against_line_rate(
     assert f'<span class="fail">240.0 Gb/s received of a {rail.receiver_gbps} Gb/s line rate (60%),' in html
 
 
+ALLTOALL_SHOWN = [
+    # (case, fault, the verdict shown, busbw and its share of 400 Gb/s as the reports print them)
+    ("good alltoall", Incast(), "pass", "busbw 41.3 GB/s", "(83% of 400 Gb/s), 0 wrong"),
+    ("low busbw", Incast(alltoall_busbw=30.2), "fail", "busbw 30.2 GB/s", "(60% of 400 Gb/s), 0 wrong"),
+    ("wrong values", Incast(alltoall_wrong=12), "fail", "busbw 41.3 GB/s", "(83% of 400 Gb/s), 12 wrong"),
+]
+
+
+@pytest.mark.parametrize(("case", "fault", "status", "busbw", "share"), ALLTOALL_SHOWN)
+def test_the_alltoall_busbw_is_shown_per_rail_next_to_the_perftest_bandwidth(
+    tmp_path: Path,
+    prod: tuple[Manifest, list[RailIncast]],
+    case: str,
+    fault: Incast,
+    status: str,
+    busbw: str,
+    share: str,
+) -> None:
+    manifest, plan = prod
+    verdict = _verdict(tmp_path, manifest, plan, fault)
+    markdown, html = render_markdown(verdict), render_html(verdict)
+    for rail in plan:
+        assert rail.alltoall is not None and rail.receiver_gbps == 400
+        hosts = ", ".join(rail.alltoall.hosts)
+        section = markdown.split(f"#### Rail {rail.rail}:")[1].split("#### Rail")[0]
+        line = next(x for x in section.splitlines() if x.startswith("Alltoall: "))
+        assert f"{busbw} across {hosts} {share}, floor 35.00 GB/s" in line, (case, line)
+        assert section.index("Bandwidth: ") < section.index("Alltoall: ")
+        part = html.split(f'id="incast-rail-{rail.rail}"')[1].split("incast-rail-")[0]
+        assert f'Alltoall: <span class="{status}">{busbw} across {hosts}' in part, case
+
+
 def test_the_section_follows_the_incast_checks(
     tmp_path: Path, prod: tuple[Manifest, list[RailIncast]]
 ) -> None:

@@ -1,8 +1,8 @@
 """The reports' incast evidence, per rail: who received and who sent, each path port's counters
 before and after the stage with their delta, the NICs' CNP counters, the receiver's bandwidth
-against its line rate, and each check's verdict; a one-line verdict per rail first, for the person
-deciding whether a rollout continues. Values only: the HTML and Markdown templates
-(templates/report/incast.*.j2) print them.
+against its line rate, the alltoall pattern's busbw against its floor, and each check's verdict;
+a one-line verdict per rail first, for the person deciding whether a rollout continues. Values
+only: the HTML and Markdown templates (templates/report/incast.*.j2) print them.
 
 The counters are read with the incast checks' own readers (checks/incast.py), so the numbers shown
 are the ones judged; a counter a check could not read is shown as "-" with the check's verdict.
@@ -20,6 +20,7 @@ from gpunet.validate.checks.incast import (
     INCAST_CHECKS,
     NO_DROP_COUNTER,
     NO_PAUSE_COUNTER,
+    IncastAlltoall,
     IncastBandwidth,
     IncastCnp,
     IncastEcnMarks,
@@ -86,6 +87,8 @@ class RailView:
     measured_gbps: float | None
     floor_gbps: float
     bandwidth_status: str
+    alltoall: str  # the alltoall pattern's evidence, one line
+    alltoall_status: str
     checks: tuple[CheckLine, ...]
     ports: tuple[PortView, ...]
     nics: tuple[NicView, ...]
@@ -133,6 +136,7 @@ class _Readers:
         self.drops = IncastLosslessDrops(artifacts)
         self.watchdog = IncastPfcWatchdog(artifacts)
         self.bandwidth = IncastBandwidth(artifacts)
+        self.alltoall = IncastAlltoall(artifacts)
         self.prio = artifacts.manifest.lossless_priority
 
 
@@ -163,9 +167,31 @@ def _rail_view(
         measured_gbps=measured,
         floor_gbps=fraction * rail.receiver_gbps,
         bandwidth_status=str(bandwidth.status) if bandwidth else "",
+        alltoall=_alltoall_text(rail, readers.alltoall),
+        alltoall_status=_status(by_target, IncastAlltoall.name, rail.receiver_target),
         checks=checks,
         ports=ports,
         nics=nics,
+    )
+
+
+def _alltoall_text(rail: RailIncast, reader: IncastAlltoall) -> str:
+    """nccl-tests alltoall across the rail's hosts: its busbw against the floor, or why there is none."""
+    a2a = rail.alltoall
+    if a2a is None:
+        return "not planned (the plan predates the alltoall pattern)"
+    floor = reader.floor_gbytes(rail)
+    hosts = ", ".join(a2a.hosts)
+    if (reason := reader.skip_reason(rail)) is not None:
+        return f"not run across {hosts}: {reason}"
+    try:
+        busbw, wrong = reader.busbw_gbytes(rail)
+    except (InputError, KeyError):
+        return f"not measured across {hosts} (the capture is unusable), floor {floor:.2f} GB/s"
+    share = busbw * 8 / a2a.gbps
+    return (
+        f"busbw {busbw:g} GB/s across {hosts} ({share:.0%} of {a2a.gbps} Gb/s), {wrong} wrong,"
+        f" floor {floor:.2f} GB/s, {a2a.bytes} B x {a2a.iters} iterations"
     )
 
 
