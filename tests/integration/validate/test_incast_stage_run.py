@@ -3,7 +3,10 @@ minimal inventory's GPU hosts on a local connection, a stand-in `ib_write_bw` on
 here: it listens and connects over TCP on the plan's ports and prints perftest's report), the
 switches on 127.0.0.1 without known_hosts (their incast phases stop before connecting, saying so).
 Proves the stage's mechanics: every server listens before any sender starts, every rail's senders
-run at once, each capture is saved with its command line, the NIC counters are read around it."""
+run at once, each capture is saved with its command line, the NIC counters are read around it.
+The alltoall pattern runs through stand-ins too (no GPUs, MPI or NCCL here): a stand-in `mpirun` on
+PATH that logs its command line and runs the binary it was given, and a stand-in `alltoall_perf`
+that prints nccl-tests' report; a binary that is not there leaves the stage's skip reason."""
 
 from __future__ import annotations
 
@@ -61,6 +64,35 @@ print(f"""                    RDMA_Write BW Test
 """)
 '''
 
+# Stand-in mpirun: logs when it ran, then runs what follows the binary's path (as one rank would).
+MPIRUN_STAND_IN = r"""#!PYTHON
+import os, subprocess, sys, time
+args = sys.argv[1:]
+binary = next(i for i, a in enumerate(args) if a.endswith("alltoall_perf"))
+start = time.time()
+done = subprocess.run(args[binary:])
+with open(os.environ["INCAST_STAND_IN_LOG"] + ".alltoall", "a") as out:
+    out.write(f"{start} {time.time()}\n")
+sys.exit(done.returncode)
+"""
+# Stand-in alltoall_perf: nccl-tests 2.x's report (tests/fixtures/incast/alltoall_perf.txt.in) for
+# the -b and -n it was given, busbw 41.3 GB/s.
+ALLTOALL_STAND_IN = r"""#!PYTHON
+import os, sys
+args = sys.argv[1:]
+size, iters = int(args[args.index("-b") + 1]), int(args[args.index("-n") + 1])
+with open(os.environ["INCAST_ALLTOALL_TEMPLATE"]) as template:
+    print(template.read().format(size=size, count=size // 8, iters=iters, ranks="#", time=13001.0,
+                                 algbw=82.6, busbw=41.3, wrong=0))
+"""
+
+
+def _stand_in(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text.replace("PYTHON", sys.executable, 1))
+    path.chmod(0o755)
+    return path
+
 
 def _free_base() -> int:
     """A TCP port base whose next ports are free now (other test runs may hold 18515)."""
@@ -69,7 +101,8 @@ def _free_base() -> int:
         return probe.getsockname()[1]
 
 
-def test_the_stage_runs_its_plan_and_saves_what_the_checks_read(tmp_path: Path) -> None:
+def _run_stage(tmp_path: Path, alltoall_binary: Path) -> tuple[Path, list, Path]:
+    """The incast stage of verify.yml over the local inventory: (artifacts, plan, stand-in log)."""
     inventory = local_inventory(tmp_path)
     for host_file in (inventory / "host_vars").glob("gpu*.yml"):
         host = yaml.safe_load(host_file.read_text())
@@ -83,23 +116,37 @@ def test_the_stage_runs_its_plan_and_saves_what_the_checks_read(tmp_path: Path) 
     write_plan(artifacts, json.dumps(plan_document(plan)))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    stand_in = bin_dir / "ib_write_bw"
-    stand_in.write_text(STAND_IN.replace("PYTHON", sys.executable, 1))
-    stand_in.chmod(0o755)
+    _stand_in(bin_dir, "ib_write_bw", STAND_IN)
+    _stand_in(bin_dir, "mpirun", MPIRUN_STAND_IN)
     log = tmp_path / "stand-in.log"
     env = {
         **os.environ,
         "ANSIBLE_CONFIG": str(REPO_ROOT / "ansible.cfg"),
         "PATH": os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent), os.environ["PATH"]]),
         "INCAST_STAND_IN_LOG": str(log),
+        "INCAST_ALLTOALL_TEMPLATE": str(REPO_ROOT / "tests" / "fixtures" / "incast" / "alltoall_perf.txt.in"),
     }
     done = subprocess.run(
         [str(Path(sys.executable).with_name("ansible-playbook")), str(REPO_ROOT / "playbooks" / "verify.yml"),
          "-i", str(inventory), "--tags", "verify_incast", "-e", "gpunet_verify_incast=true",
-         "-e", f"gpunet_verify_artifacts_dir={artifacts}"],
+         "-e", f"gpunet_verify_artifacts_dir={artifacts}",
+         "-e", f"verify_incast_alltoall_binary={alltoall_binary}", "-e", "verify_incast_mpi_ssh_key="],
         capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:]
+    return artifacts, plan, log
+
+
+def _alltoall_statuses(artifacts: Path, switches: dict) -> dict[str, str]:
+    """incast_alltoall_busbw's verdict per rail receiver (the switches' rows say they were not judged)."""
+    results = judge(artifacts, Catalog(["incast_alltoall_busbw"], {}, "test")).results
+    return {r.target: str(r.status) for r in results if r.target not in switches}
+
+
+def test_the_stage_runs_its_plan_and_saves_what_the_checks_read(tmp_path: Path) -> None:
+    alltoall = _stand_in(tmp_path, "alltoall_perf", ALLTOALL_STAND_IN)
+    artifacts, plan, log = _run_stage(tmp_path, alltoall)
+    fabric = load_fabric(tmp_path / "inventory")
     runs = [line.split() for line in log.read_text().splitlines()]
     senders = [(rail, sender) for rail in plan for sender in rail.senders]
     assert sorted(int(port) for _, port, *_ in runs) == sorted(s.port for _, s in senders)
@@ -118,3 +165,34 @@ def test_the_stage_runs_its_plan_and_saves_what_the_checks_read(tmp_path: Path) 
         assert "known_hosts" in reason
     results = judge(artifacts, Catalog(["incast_bandwidth"], {}, "test")).results
     assert results and not [r for r in results if r.actual == "not run"]
+    # The alltoall ran once a rail, after every perftest sender had finished and before the NIC
+    # counters were read again: inside the same counter window.
+    alltoall_runs = [line.split() for line in Path(f"{log}.alltoall").read_text().splitlines()]
+    assert len(alltoall_runs) == len(plan)
+    assert min(float(start) for start, _ in alltoall_runs) >= max(float(end) for *_, end in runs)
+    after = min(
+        (artifacts / "hosts" / h / "rdma-hw-counters.incast-after.txt").stat().st_mtime for h in fabric.hosts
+    )
+    assert after >= max(float(end) for _, end in alltoall_runs)
+    for rail in plan:
+        assert rail.alltoall is not None
+        first = (artifacts / rail.alltoall_capture).read_text().splitlines()[0]
+        assert (
+            first.startswith(f"$ mpirun -np {len(rail.alltoall.hosts)} -H ") and "-x NCCL_IB_TC=106" in first
+        )
+        assert first.endswith(f"{alltoall} -g 1 " + " ".join(rail.alltoall.args()))
+    statuses = _alltoall_statuses(artifacts, fabric.switches)
+    assert statuses == {r.receiver_target: "pass" for r in plan}
+
+
+def test_without_alltoall_perf_the_stage_says_why_and_the_check_skips(tmp_path: Path) -> None:
+    missing = tmp_path / "nccl-tests" / "alltoall_perf"
+    artifacts, plan, _ = _run_stage(tmp_path, missing)
+    switches = load_fabric(tmp_path / "inventory").switches
+    assert _alltoall_statuses(artifacts, switches) == {r.receiver_target: "skipped" for r in plan}
+    judged = judge(artifacts, Catalog(["incast_alltoall_busbw"], {}, "test")).results
+    by_target = {r.target: r for r in judged}
+    for rail in plan:
+        result = by_target[rail.receiver_target]
+        assert not (artifacts / rail.alltoall_capture).exists()
+        assert f"{missing} is not installed" in result.message and f"rail {rail.rail}" in result.message
