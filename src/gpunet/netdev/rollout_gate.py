@@ -33,6 +33,7 @@ GATE_CHECKS = (
     "incast_lossless_drops",
     "incast_pfc_watchdog",
     "incast_bandwidth",
+    "incast_alltoall_busbw",
 )
 # gpunet-validate's exits that carry a judged report (0 passed, 4 a check failed, 3 one could not
 # run); 2 (usage, inventory) and 1 (internal) leave nothing to compare.
