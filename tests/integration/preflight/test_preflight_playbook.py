@@ -95,3 +95,21 @@ def test_preflight_checks_again_after_a_host_var_breaks_a_passed_inventory(
     assert broken.returncode != 0
     assert "failed=1" in broken.stdout
     assert "mlx5_9" in broken.stdout
+
+
+def test_preflight_on_a_folder_large_enough_for_the_parse_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI parses a large folder's variables files in forked workers; inside Ansible's forked
+    WorkerProcess such a pool hung this play (no CPU used, for as long as it was given)."""
+    from gpunet.cli import main
+    from gpunet.model.folder_inventory import PREFETCH_MIN_FILES
+
+    inventory = tmp_path / "planned"
+    assert main(["plan", "--gpus", "20480", "--switch-radix", "64", "--write-inventory", str(inventory)]) == 0
+    assert sum(1 for path in inventory.rglob("*.yml")) > PREFETCH_MIN_FILES
+    monkeypatch.setenv("GPUNET_PARSE_CACHE", "off")  # nothing to reuse: the workers' case
+    monkeypatch.setenv("HOME", str(tmp_path))
+    run = run_playbook("playbooks/preflight.yml", "-i", str(inventory), timeout=120)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "2560 GPU hosts" in run.stdout, run.stdout[-3000:]
