@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import functools
 import json
-import marshal
-import multiprocessing
 import os
 import re
 import sys
@@ -141,8 +139,6 @@ def read_folder(
     _require_default_configuration()
     files = _inventory_files(source)
     reader = _FileReader(vault, cache_for(source))
-    if limit is None:  # a limited read needs only some of the files
-        reader.prefetch(source if source.is_dir() else source.parent)
     groups: dict[str, Group] = {"all": Group("all"), "ungrouped": Group("ungrouped", depth=1)}
     _add_child(groups, "all", "ungrouped")
     host_vars: dict[str, dict[str, Any]] = {}
@@ -382,7 +378,6 @@ class _FileReader:
         self.has_jinja = False
         self._parsed: dict[Path, Any] = {}
         self._vars: dict[tuple[Path, str], dict[str, Any]] = {}
-        self._prefetched: dict[Path, bytes] = {}
 
     def read_vars(self, folder: Path, name: str) -> dict[str, Any]:
         if (folder, name) not in self._vars:
@@ -400,32 +395,6 @@ class _FileReader:
             merged.update(data)
         return merged
 
-    def prefetch(self, basedir: Path) -> None:
-        """Parse the variables files of a large folder in forked workers, when no parse cache
-        holds them. Only a file that parses cleanly to plain values comes back; `read` still
-        reads every file itself, so vault files, errors and their order are unchanged."""
-        if (
-            self.cache.has_entries()
-            or (os.cpu_count() or 1) < 2
-            or "fork" not in multiprocessing.get_all_start_methods()
-            # Not inside a forked child such as Ansible's WorkerProcess (the action plugins'
-            # fast path): a fork pool there hung preflight.yml at 2,560 hosts, with no CPU used.
-            or multiprocessing.current_process().name != "MainProcess"
-        ):
-            return
-        paths = [
-            p
-            for sub in ("host_vars", "group_vars")
-            if (basedir / sub).is_dir()
-            for p in _folder_vars_files(basedir / sub)
-        ]
-        if len(paths) < PREFETCH_MIN_FILES:
-            return
-        workers = os.cpu_count() or 1
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parsed = pool.map(_parse_plain, paths, chunksize=max(1, len(paths) // (workers * 8)))
-        self._prefetched = {path: blob for path, blob in zip(paths, parsed, strict=True) if blob is not None}
-
     def read(self, path: Path) -> Any:
         if path not in self._parsed:
             self._parsed[path] = self._parse(path)
@@ -441,9 +410,7 @@ class _FileReader:
             # Decrypted secrets are never written to the parse cache.
             load = _load_yaml
         else:
-            blob = self._prefetched.pop(path, None)
-            parse = _load_yaml if blob is None else (lambda _text: marshal.loads(blob))
-            load = functools.partial(self.cache.parse, raw, parse=parse)
+            load = functools.partial(self.cache.parse, raw, parse=_load_yaml)
         text = _decoded(raw, path)
         try:
             try:
@@ -467,23 +434,6 @@ class _FileReader:
             return bytes(self.vault.decrypt(raw))
         except AnsibleError:
             raise Unhandled(f"{path}: cannot decrypt") from None  # Ansible names the cause
-
-
-PREFETCH_MIN_FILES = 2000
-
-
-def _parse_plain(path: Path) -> bytes | None:
-    """A worker's parse of one plain file, marshalled; None for anything `read` must do itself."""
-    try:
-        raw = path.read_bytes()
-        if raw.startswith(VAULT_HEADER):
-            return None
-        text = raw.decode("utf-8")
-        if text.lstrip()[:1] in ("{", "["):
-            return None
-        return marshal.dumps(_load_yaml(text))
-    except Exception:  # the parent reads the file again and reports the error
-        return None
 
 
 def _decoded(raw: bytes, path: Path) -> str:

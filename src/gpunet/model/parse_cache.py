@@ -76,9 +76,6 @@ class ParseCache:
         self._used[key] = value
         return value
 
-    def has_entries(self) -> bool:
-        return bool(self._stored)
-
     def flush(self) -> None:
         """Write the entries this run used, when any was parsed anew or the stored set differs."""
         if self.path is None or not (self._missed or self._used.keys() != self._stored.keys()):
