@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from functools import cache
 from typing import Any
 
 from gpunet.design.classification import design_classification
@@ -56,7 +55,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         },
         "role": switch.role,
         "os_version": switch.os_version,
-        "os_release_floors": _states_release_floors(platform.name),
+        "os_release_floors": grammar_for(platform.name).states_release_floors,
         "fabric": fabric.name,
         "system_mtu": system_mtu,
         "traffic_classes": list(range(8)),
@@ -105,8 +104,3 @@ def _mtu_notes(platform: str, ports: list[dict[str, Any]], max_mtu: int) -> list
     return [
         f"MTU clamped to the {platform} maximum {max_mtu} on {len(clamped)} port(s): {', '.join(clamped)}."
     ]
-
-
-@cache  # grammar_for parses the platform's grammar YAML on every call: once per platform per render
-def _states_release_floors(platform: str) -> bool:
-    return grammar_for(platform).states_release_floors

@@ -6,7 +6,7 @@ import json
 import re
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -165,7 +165,7 @@ class Grammar:
             stack = self.accept(stack, line) if text_line else stack
         return floors
 
-    @property
+    @cached_property  # asked once per rendered switch; grammar_for keeps one Grammar a platform
     def states_release_floors(self) -> bool:
         """Whether any source or entry states a first release: without one no release is refused."""
         return any(source.since for source in self.source_details.values()) or any(
