@@ -151,12 +151,17 @@ class LinkQos(Check):
             wrong.append(
                 f"MTU: {near} {live_mtu} above {far} rendered {port_mtu} (the leaf drops the larger frames)"
             )
-            over = policy_mtu is not None and policy_mtu > port_mtu
-            knob = "gpunet_fabric.host_mtu" if mtu_source == "host_mtu" else f"{host.name}'s roce_host_mtu"
             if host.mtu == 0:
                 fixes.append(_MTU_LEFT_ALONE.format(host=host.name, mtu=port_mtu))
+            elif policy_mtu is not None and policy_mtu > port_mtu:  # the inventory itself is over
+                knob = (
+                    f"{host.name}'s roce_host_mtu"
+                    if mtu_source == "roce_host_mtu"
+                    else "gpunet_fabric.host_mtu"
+                )
+                fixes.append(_MTU_PLAN.format(knob=knob, mtu=port_mtu))
             else:
-                fixes.append(_MTU_PLAN.format(knob=knob, mtu=port_mtu) if over else host_fix)
+                fixes.append(host_fix)
         if live_mtu is not None and policy_mtu is not None and live_mtu != policy_mtu:
             wrong.append(
                 f"MTU: {near} {live_mtu}, the inventory's {mtu_source} {policy_mtu}"
