@@ -592,7 +592,7 @@ class IncastAlltoall(_IncastCheck):
             raise InputError(f"{relative}: incomplete capture (no 'Avg bus bandwidth' footer or no rows)")
         if self.manifest.transport == "roce":
             wanted = f"NCCL_IB_TC={self.manifest.traffic_class}"
-            if wanted not in _command_words(command_line(self.artifacts.root, relative)):
+            if wanted not in (parsed["command"] or "").split():
                 raise InputError(
                     f"{relative}: its command line does not set {wanted}: the alltoall did not"
                     " provably load the lossless queue"
@@ -604,20 +604,6 @@ class IncastAlltoall(_IncastCheck):
             raise InputError(f"{relative}: no out-of-place busbw at {row['size_bytes']} B")
         wrong = sum(r["out_of_place"]["wrong"] or 0 for r in parsed["rows"]) + (parsed["out_of_bounds"] or 0)
         return float(busbw), int(wrong)
-
-
-def command_line(root: Any, relative: str) -> str:
-    """The capture's first line where it is the command line the stage saved (`$ ...`), else ""."""
-    try:
-        data = read_bytes(os.path.join(os.fspath(root), relative))
-    except (OSError, ValueError):
-        return ""
-    first = data.decode("utf-8", "replace").partition("\n")[0]
-    return first if first.startswith("$ ") else ""
-
-
-def _command_words(line: str) -> set[str]:
-    return set(line.split())
 
 
 INCAST_CHECKS = (

@@ -26,6 +26,10 @@ starts again at its first size and repeats the first sweep's sizes is a cycle (`
 size out of that order, or a repeated non-zero size under a step factor, is refused as a
 duplicated or damaged capture.
 
+nccl-tests does not print the environment it ran under (`NCCL_IB_TC`, `NCCL_IB_HCA`), so the
+verify stage records the command line ahead of the output, as a shell transcript does:
+`command` is that first `$ ...` line, None where the capture starts with anything else.
+
 Rows are read by the column header where the capture has one (`-P` per-iteration columns and a
 `-t` timestamp included, 2.19 `src/util.cu` writeResultHeader): a line that starts like a row but
 does not hold the header's fields was cut, an error naming the line. Without a header (a log that
@@ -89,6 +93,7 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
         "cycles": 1,
         "passed": False,
         "error": None,
+        "command": None,
     }
     failures: list[str] = []
     warnings: list[str] = []
@@ -100,6 +105,8 @@ def parse_nccl_tests(text: str) -> dict[str, Any]:
     headerless_fields = 0  # without a header: the first row's number of fields
     for number_, line in enumerate(content_lines(text), 1):
         stripped = line.strip()
+        if number_ == 1 and stripped.startswith("$ "):
+            result["command"] = stripped  # read on: it also names the test binary
         if match := _VERSION.match(stripped):
             result["version"] = match["version"]
         if result["test"] is None and (match := _TEST_NAME.search(stripped)):
