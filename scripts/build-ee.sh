@@ -2,6 +2,9 @@
 # Build gpunet's execution environment image (execution-environment.yml) with podman, offline:
 #   scripts/build-ee.sh [TAG]        (default localhost/gpunet-ee:latest)
 #   scripts/build-ee.sh --stage      steps 1-2 only, for `ansible-builder build` (see the definition)
+#   scripts/build-ee.sh --base ubi9 [--stage] [TAG]   execution-environment-ubi9.yml instead: the RPM
+#                                    base ansible-builder documents (docker.io/redhat/ubi9, from a
+#                                    registry; default tag localhost/gpunet-ee-ubi9:latest), step 1 skipped
 # 1. the project's base image (scripts/build-base-image.sh; reused when present);
 # 2. inputs staged under build/ee/: gpunet's wheel and all its dependencies as wheels (pip wheel,
 #    constrained to the versions in this virtualenv, the ones the tests ran with), the gpunet.fabric
@@ -15,16 +18,30 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 stage_only=false
-if [ "${1:-}" = "--stage" ]; then
-    stage_only=true
-    shift
-fi
-tag="${1:-localhost/gpunet-ee:latest}"
+base=debian12
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --stage) stage_only=true; shift ;;
+        --base)
+            base="${2:-}"
+            shift 2 || { echo "build-ee.sh: --base needs debian12 or ubi9" >&2; exit 2; } ;;
+        *) break ;;
+    esac
+done
+case "$base" in
+    debian12) definition="$here/execution-environment.yml"; default_tag=localhost/gpunet-ee:latest ;;
+    ubi9) definition="$here/execution-environment-ubi9.yml"; default_tag=localhost/gpunet-ee-ubi9:latest ;;
+    *) echo "build-ee.sh: unknown --base '$base' (debian12 or ubi9)" >&2; exit 2 ;;
+esac
+tag="${1:-$default_tag}"
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$here/molecule/containers.conf}"
 stage="$here/build/ee"
 python="${PYTHON:-python}"
 
-"$here/scripts/build-base-image.sh"
+# The Debian base is built here; the RPM base is pulled by podman build.
+if [ "$base" = debian12 ]; then
+    "$here/scripts/build-base-image.sh"
+fi
 
 rm -rf "$stage/wheels" "$stage/collections" "$stage/context" "$stage/requirements.txt" "$stage/requirements.yml"
 mkdir -p "$stage/wheels" "$stage/collections" "$stage/dist"
@@ -62,11 +79,11 @@ done
 # Last, so an interrupted staging leaves the definition unbuildable rather than half-staged.
 cp "$here/ee/requirements.txt" "$here/ee/requirements.yml" "$stage/"
 if "$stage_only"; then
-    echo "staged $stage; now: ansible-builder build -f execution-environment.yml -c build/ee/context -t $tag"
+    echo "staged $stage; now: ansible-builder build -f ${definition#"$here"/} -c build/ee/context -t $tag"
     exit 0
 fi
 
-ansible-builder create -f "$here/execution-environment.yml" -c "$stage/context" \
+ansible-builder create -f "$definition" -c "$stage/context" \
     --output-filename Containerfile >/dev/null
 podman build -t "$tag" -f "$stage/context/Containerfile" "$stage/context"
 podman image inspect --format '{{.Size}}' "$tag" | awk -v tag="$tag" '{printf "built %s (%.0f MB)\n", tag, $1 / 1e6}'
