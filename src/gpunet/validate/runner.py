@@ -1,4 +1,5 @@
-"""Run playbooks/verify.yml of the project folder through ansible-runner, with live progress on stderr."""
+"""Run playbooks/verify.yml of the project folder, else the installed collection's, through
+ansible-runner, with live progress on stderr."""
 
 from __future__ import annotations
 
@@ -13,14 +14,34 @@ from typing import Any
 from gpunet.progress import shown_on_terminal
 
 # The playbooks and roles are not package data (they ship with the checkout and the collection):
-# they are found in GPUNET_PROJECT_DIR, else in the folder gpunet-validate runs in.
+# they are found in GPUNET_PROJECT_DIR, else in the folder gpunet-validate runs in, else in the
+# gpunet.fabric collection installed in Ansible's configured collection paths (run by its FQCN).
 PROJECT_DIR_VARIABLE = "GPUNET_PROJECT_DIR"
 PLAYBOOK = Path("playbooks") / "verify.yml"
+COLLECTION_PLAYBOOK = "gpunet.fabric.verify"
+COLLECTION_FOLDER = Path("ansible_collections") / "gpunet" / "fabric"
 EXIT_NO_PLAYBOOK = 2
 
 
 def project_dir() -> Path:
     return Path(os.environ.get(PROJECT_DIR_VARIABLE) or Path.cwd()).resolve()
+
+
+def collection_paths() -> list[Path]:
+    """Ansible's COLLECTIONS_PATHS as ansible-playbook would read them now (ANSIBLE_COLLECTIONS_PATH,
+    else ansible.cfg, else the defaults): a fresh ConfigManager, so a changed environment counts."""
+    from ansible.config.manager import ConfigManager
+
+    return [Path(path).expanduser() for path in ConfigManager().get_config_value("COLLECTIONS_PATHS") or []]
+
+
+def installed_collection() -> Path | None:
+    """The first installed gpunet.fabric collection that ships playbooks/verify.yml, else None."""
+    for root in collection_paths():
+        folder = root / COLLECTION_FOLDER
+        if (folder / PLAYBOOK).is_file():
+            return folder.resolve()
+    return None
 
 
 _SHOWN_EVENTS = {
@@ -73,13 +94,24 @@ def run_collection(
     import ansible_runner  # imported here: --from-artifacts must work without Ansible's import cost
 
     project = project_dir()
-    if not (project / PLAYBOOK).is_file():
-        print(
-            f"gpunet-validate: no {PLAYBOOK} in {project}: run from a gpunet checkout "
-            f"or set {PROJECT_DIR_VARIABLE} to one",
-            file=sys.stderr,
-        )
-        return PlaybookRun(EXIT_NO_PLAYBOOK, no_playbook=True)
+    envvars = {"PATH": _path_with_this_python()}
+    if (project / PLAYBOOK).is_file():
+        playbook = str(project / PLAYBOOK)
+        envvars["ANSIBLE_CONFIG"] = str(project / "ansible.cfg")
+    else:
+        collection = installed_collection()
+        if collection is None:
+            searched = ", ".join(str(path) for path in collection_paths()) or "none configured"
+            print(
+                f"gpunet-validate: no {PLAYBOOK} in {project} and no gpunet.fabric collection with it "
+                f"in the collection paths ({searched}): run from a gpunet checkout (or set "
+                f"{PROJECT_DIR_VARIABLE} to one), or install the collection artifact with "
+                "ansible-galaxy collection install",
+                file=sys.stderr,
+            )
+            return PlaybookRun(EXIT_NO_PLAYBOOK, no_playbook=True)
+        # ansible-playbook resolves the FQCN through the caller's own Ansible configuration.
+        project, playbook = collection, COLLECTION_PLAYBOOK
     # ansible-playbook runs in the project folder: a relative vault password file is the caller's.
     vault = str(Path(vault_password_file).resolve()) if vault_password_file else None
     cmdline = ["--vault-password-file", vault] if vault else []
@@ -92,12 +124,12 @@ def run_collection(
     runner = ansible_runner.run(
         private_data_dir=str(private_data_dir),
         project_dir=str(project),
-        playbook=str(project / PLAYBOOK),
+        playbook=playbook,
         inventory=str(Path(inventory).resolve()),
         limit=limit,
         extravars={"gpunet_verify_artifacts_dir": str(artifacts.resolve()), "gpunet_verify_incast": incast},
         cmdline=" ".join(cmdline) or None,
-        envvars={"ANSIBLE_CONFIG": str(project / "ansible.cfg"), "PATH": _path_with_this_python()},
+        envvars=envvars,
         event_handler=on_event,
         quiet=True,
     )

@@ -265,6 +265,50 @@ def test_installed_render_defaults_to_the_inventorys_project(installed: Installe
     assert not (installed.collections / "ansible_collections/gpunet/fabric/intended").exists()
 
 
+# (ANSIBLE_COLLECTIONS_PATH for gpunet-validate: the installed collection's or an empty one,
+#  whether the collection's playbook runs and is judged, else exit 2 with no report)
+VALIDATE_OUTSIDE = [("installed", True), ("empty", False)]
+
+
+@pytest.mark.parametrize(("collections", "judged"), VALIDATE_OUTSIDE)
+def test_validate_outside_a_checkout_runs_the_installed_verify(
+    installed: InstalledCollection, tmp_path: Path, collections: str, judged: bool
+) -> None:
+    """`gpunet-validate -i` from a folder that is no checkout runs gpunet.fabric.verify from the
+    installed collection (its roles, its artifacts, a verdict); without it, one line and exit 2.
+    The fixture inventory's hosts are this machine (ansible_connection: local): the NIC and GPU
+    commands fail there, which is judged (the report's exit status), not a playbook that never
+    started (2)."""
+    inventory = tmp_path / "inventory"
+    shutil.copytree(REPO_ROOT / "tests/fixtures/inventories/valid/minimal", inventory)
+    with (inventory / "group_vars" / "all.yml").open("a") as group_vars:
+        group_vars.write("\nansible_connection: local\n")
+    env = _env(installed.collections, installed.venv)
+    if collections == "empty":
+        env["ANSIBLE_COLLECTIONS_PATH"] = str(tmp_path / "no-collections")
+    artifacts, report = tmp_path / "artifacts", tmp_path / "report.json"
+    run = _run(
+        [str(installed.venv / "bin" / "gpunet-validate"), "-i", str(inventory), "--artifacts", str(artifacts),
+         "--quiet", "--format", "json", "--output", str(report)],
+        env, installed.workdir, timeout=120,
+    )  # fmt: skip
+    if not judged:
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1, run.stderr
+        assert "no playbooks/verify.yml in" in run.stderr and "no gpunet.fabric collection" in run.stderr
+        assert not report.exists() and not (artifacts / ".runner").exists()
+        return
+    assert run.returncode not in (0, 2), run.stdout + run.stderr  # judged, and nothing real to pass
+    # ansible-runner's record of the command: the FQCN, run in the installed collection
+    (command_file,) = (artifacts / ".runner" / "artifacts").glob("*/command")
+    command = json.loads(command_file.read_text())
+    assert command["command"][-1] == "gpunet.fabric.verify"
+    assert command["cwd"] == str(installed.collections / "ansible_collections/gpunet/fabric")
+    assert json.loads((artifacts / "manifest.json").read_text())["fabric"] == "minimal"
+    verdict = json.loads(report.read_text())
+    assert verdict["exit_code"] == run.returncode and verdict["results"]
+
+
 @pytest.mark.parametrize(
     "variable, folder", [("switch_qos_intended_dir", "intended"), ("switch_qos_backup_dir", "backups")]
 )

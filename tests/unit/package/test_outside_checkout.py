@@ -54,6 +54,7 @@ def test_collection_without_playbooks_says_where_it_looked(
     else:
         monkeypatch.delenv(runner.PROJECT_DIR_VARIABLE, raising=False)
         monkeypatch.chdir(project)
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", str(tmp_path / "no-collections"))
     rc = runner.run_verify_playbook("inventory", tmp_path / "artifacts", None, None, quiet=True)
     assert rc == runner.EXIT_NO_PLAYBOOK
     assert f"no playbooks/verify.yml in {project}" in capsys.readouterr().err

@@ -155,6 +155,7 @@ def test_no_playbook_exits_2_without_judging(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     monkeypatch.setenv(runner.PROJECT_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", str(tmp_path / "no-collections"))
     output = tmp_path / "report.json"
     assert (
         main(["-i", str(MINIMAL), "--artifacts", str(tmp_path / "a"), "--quiet", "--output", str(output)])
@@ -174,3 +175,57 @@ def test_a_limited_collection_writes_what_it_leaves_out(
     assert {entry["check"] for entry in document["left_out"]} >= {"pair_bandwidth", "pair_latency"}
     assert all(entry["outside"] == "gpu02" for entry in document["left_out"])
     assert seen["limit"] == "gpu01,switches"
+
+
+def _collection_in(root: Path) -> Path:
+    """A stand-in for an installed gpunet.fabric: ansible_collections/gpunet/fabric/playbooks/verify.yml."""
+    folder = root / runner.COLLECTION_FOLDER
+    (folder / runner.PLAYBOOK).parent.mkdir(parents=True)
+    (folder / runner.PLAYBOOK).write_text("- hosts: all\n")
+    return folder
+
+
+# (a checkout in GPUNET_PROJECT_DIR, a collection installed in a collection path,
+#  the playbook ansible-runner gets: "checkout", the FQCN, or None for exit 2)
+WHERE = [
+    (True, True, "checkout"),  # the checkout wins: its behaviour is unchanged
+    (True, False, "checkout"),
+    (False, True, runner.COLLECTION_PLAYBOOK),
+    (False, False, None),
+]
+
+
+@pytest.mark.parametrize(("checkout", "collection", "expected"), WHERE)
+def test_the_checkout_else_the_installed_collection_runs(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    checkout: bool,
+    collection: bool,
+    expected: str | None,
+) -> None:
+    seen = _fake_runner(monkeypatch, 1, "[ERROR]: stop here\n", [])
+    empty, installed = tmp_path / "empty", tmp_path / "installed"
+    empty.mkdir()
+    installed.mkdir()
+    folder = _collection_in(installed) if collection else None
+    # the first collection path holds nothing: the search goes on to the second
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", f"{empty}:{installed}")
+    if not checkout:
+        monkeypatch.setenv(runner.PROJECT_DIR_VARIABLE, str(empty))
+    run = runner.run_collection(str(MINIMAL), tmp_path / "a", None, None, quiet=True)
+    err = capsys.readouterr().err
+    if expected is None:
+        assert run.rc == runner.EXIT_NO_PLAYBOOK and run.no_playbook and not seen
+        # one line naming both ways and where it looked
+        assert len(err.strip().splitlines()) == 1, err
+        assert f"no playbooks/verify.yml in {empty}" in err
+        assert f"no gpunet.fabric collection with it in the collection paths ({empty}, {installed})" in err
+        assert runner.PROJECT_DIR_VARIABLE in err and "ansible-galaxy collection install" in err
+    elif expected == "checkout":
+        assert seen["playbook"] == str(REPO_ROOT / runner.PLAYBOOK)
+        assert seen["envvars"]["ANSIBLE_CONFIG"] == str(REPO_ROOT / "ansible.cfg")
+    else:
+        assert seen["playbook"] == expected
+        assert seen["project_dir"] == str(folder)
+        assert "ANSIBLE_CONFIG" not in seen["envvars"]  # the caller's configuration found the collection
