@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import json
+import marshal
 import os
 import re
 import sys
@@ -139,6 +140,8 @@ def read_folder(
     _require_default_configuration()
     files = _inventory_files(source)
     reader = _FileReader(vault, cache_for(source))
+    if limit is None:  # a limited read needs only some of the files
+        reader.parse_ahead(source if source.is_dir() else source.parent)
     groups: dict[str, Group] = {"all": Group("all"), "ungrouped": Group("ungrouped", depth=1)}
     _add_child(groups, "all", "ungrouped")
     host_vars: dict[str, dict[str, Any]] = {}
@@ -378,6 +381,22 @@ class _FileReader:
         self.has_jinja = False
         self._parsed: dict[Path, Any] = {}
         self._vars: dict[tuple[Path, str], dict[str, Any]] = {}
+        self._parsed_ahead: dict[Path, bytes] = {}
+
+    def parse_ahead(self, basedir: Path) -> None:
+        """Have worker processes parse a large folder's variables files (model/parse_workers.py)
+        when the parse cache holds nothing to reuse; `read` still reads each file itself."""
+        from gpunet.model import parse_workers
+
+        if getattr(self.cache, "_stored", None) or not parse_workers.workers(parse_workers.MIN_FILES):
+            return  # a warm cache answers most files faster than a worker would
+        paths = [
+            path
+            for sub in ("host_vars", "group_vars")
+            if (basedir / sub).is_dir()
+            for path in _folder_vars_files(basedir / sub)
+        ]
+        self._parsed_ahead = parse_workers.parse_ahead(paths, parse_workers.workers(len(paths)))
 
     def read_vars(self, folder: Path, name: str) -> dict[str, Any]:
         if (folder, name) not in self._vars:
@@ -410,7 +429,9 @@ class _FileReader:
             # Decrypted secrets are never written to the parse cache.
             load = _load_yaml
         else:
-            load = functools.partial(self.cache.parse, raw, parse=_load_yaml)
+            blob = self._parsed_ahead.pop(path, None)
+            parse = _load_yaml if blob is None else (lambda _text: marshal.loads(blob))
+            load = functools.partial(self.cache.parse, raw, parse=parse)
         text = _decoded(raw, path)
         try:
             try:
