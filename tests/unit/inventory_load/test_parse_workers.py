@@ -257,10 +257,9 @@ print(child.exitcode)
 """
 
 
-def test_workers_under_a_sigterm_handler_threads_and_a_daemonic_fork(tmp_path: Path) -> None:
-    source = _folder(tmp_path / "inv", "plain: yes\n")
-    env = {**os.environ, parse_workers.WORKERS_ENV: "2", "GPUNET_PARSE_CACHE": "off"}
-    run = subprocess.run(
+def _hostile_caller(source: Path, workers: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, parse_workers.WORKERS_ENV: workers, "GPUNET_PARSE_CACHE": "off"}
+    return subprocess.run(
         [sys.executable, "-c", HOSTILE_CALLER, str(source)],
         capture_output=True,
         text=True,
@@ -269,18 +268,16 @@ def test_workers_under_a_sigterm_handler_threads_and_a_daemonic_fork(tmp_path: P
         cwd=REPO_ROOT,
         check=False,
     )
+
+
+def test_workers_under_a_sigterm_handler_threads_and_a_daemonic_fork(tmp_path: Path) -> None:
+    source = _folder(tmp_path / "inv", "plain: yes\n")
+    run = _hostile_caller(source, "2")
     assert run.returncode == 0, run.stderr
     parent, child, exitcode = run.stdout.splitlines()
-    env[parse_workers.WORKERS_ENV] = "off"
-    alone = subprocess.run(
-        [sys.executable, "-c", HOSTILE_CALLER, str(source)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        cwd=REPO_ROOT,
-        check=True,
-    ).stdout.splitlines()[0]
+    one_process = _hostile_caller(source, "off")
+    assert one_process.returncode == 0, one_process.stderr
+    alone = one_process.stdout.splitlines()[0]
     assert json.loads(alone)[0] == []
     expected = json.loads(alone)[1]
     assert json.loads(parent) == [[43], expected]
