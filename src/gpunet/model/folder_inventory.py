@@ -388,7 +388,7 @@ class _FileReader:
         when the parse cache holds nothing to reuse; `read` still reads each file itself."""
         from gpunet.model import parse_workers
 
-        if getattr(self.cache, "_stored", None) or not parse_workers.workers(parse_workers.MIN_FILES):
+        if not self.cache.is_empty or not parse_workers.workers(parse_workers.MIN_FILES):
             return  # a warm cache answers most files faster than a worker would
         paths = [
             path
@@ -435,7 +435,7 @@ class _FileReader:
         text = _decoded(raw, path)
         try:
             try:
-                data = json.loads(text) if text.lstrip()[:1] in ("{", "[") else load(text)
+                data = json.loads(text) if looks_like_json(text) else load(text)
             except YamlRefused:
                 raise
             except (ValueError, RecursionError):
@@ -455,6 +455,11 @@ class _FileReader:
             return bytes(self.vault.decrypt(raw))
         except AnsibleError:
             raise Unhandled(f"{path}: cannot decrypt") from None  # Ansible names the cause
+
+
+def looks_like_json(text: str) -> bool:
+    """Read with json.loads first (YAML only where that fails), as Ansible's loader does."""
+    return text.lstrip()[:1] in ("{", "[")
 
 
 def _decoded(raw: bytes, path: Path) -> str:

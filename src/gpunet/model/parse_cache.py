@@ -63,6 +63,11 @@ class ParseCache:
         self._new_sizes: dict[bytes, int] = {}  # source bytes of the entries parsed this run
         self._missed = False
 
+    @property
+    def is_empty(self) -> bool:
+        """Nothing stored to reuse (turned off, never written, or written empty)."""
+        return not self._stored
+
     def parse(self, raw: bytes, text: str, parse: Callable[[str], Any]) -> Any:
         if self.path is None:
             return parse(text)

@@ -38,7 +38,6 @@ MIN_FILES = 1000
 # A worker's share must be done in this time (plus a budget per file), or it is killed.
 DEADLINE_BASE_S = 60.0
 DEADLINE_PER_FILE_S = 0.02
-VAULT_HEADER = b"$ANSIBLE_VAULT"
 
 
 def workers(file_count: int) -> int:
@@ -121,14 +120,14 @@ def _results(out: Path, share: list[Path]) -> dict[Path, bytes]:
 
 def parse_one(path: str) -> bytes | None:
     """A worker's parse of one file, marshalled; None for anything the parent must do itself."""
-    from gpunet.model.folder_inventory import _load_yaml
+    from gpunet.model.folder_inventory import VAULT_HEADER, _load_yaml, looks_like_json
 
     try:
         raw = Path(path).read_bytes()
         if raw.startswith(VAULT_HEADER):
             return None
         text = raw.decode("utf-8")
-        if text.lstrip()[:1] in ("{", "["):
+        if looks_like_json(text):
             return None  # the parent's json.loads, and its fallback to YAML
         return marshal.dumps(_load_yaml(text))
     except Exception:  # the parent parses the file again and reports what is wrong
