@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from ipaddress import ip_interface
+from ipaddress import IPv4Interface, IPv6Interface
 from typing import Any
 
 from gpunet.model import crosschecks
@@ -134,11 +133,12 @@ def build_fabric(raw: RawInventory) -> Fabric:
         if host_problems:
             broken.add(name)
     role_of_group = {host: group for group in SWITCH_ROLE_GROUPS for host in raw.groups.get(group, ())}
+    buildable: dict[str, Mapping[str, Any]] = {}
     for name in switch_names:
         own = relevant_vars(raw.hostvars.get(name, {}), raw.role_variables)
         switch_problems = check(own, host_validator("switch"), name)
         if not switch_problems and fabric_settings is not None:
-            switches[name] = _switch(name, own, fabric_settings)
+            buildable[name] = own
         problems.extend(switch_problems)
         if switch_problems:
             broken.add(name)
@@ -155,6 +155,11 @@ def build_fabric(raw: RawInventory) -> Fabric:
 
     if fabric_settings is None:
         raise InventoryInvalidError(problems)
+    # Built once every switch is known, so that each port's peer is made with its kind (a second
+    # pass that replaced 1.3 million ports at 262,144 GPUs was a third of building the switches).
+    peer_kind = _peer_kinds(set(buildable), set(hosts))
+    for name, own in buildable.items():
+        switches[name] = _switch(name, own, fabric_settings, peer_kind)
     fabric = _fabric(fabric_settings, switches, hosts)
     problems.extend(crosschecks.run_all(fabric, broken))
     if problems:
@@ -330,7 +335,9 @@ def _gpu_host(
         try:
             if "/" not in nic["ip"]:  # ip_interface would read a bare address as a /32 or /128
                 raise ValueError("no prefix length")
-            address = ip_interface(nic["ip"])
+            # What ip_interface returns, without first failing to read an IPv6 address as IPv4
+            # (a colon is never in an IPv4 one): a tenth of building the hosts at 262,144 GPUs.
+            address = (IPv6Interface if ":" in nic["ip"] else IPv4Interface)(nic["ip"])
         except ValueError:
             problems.append(
                 Problem(
@@ -373,14 +380,26 @@ def _gpu_host(
     )
 
 
-def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> Switch:
+def _peer_kinds(switch_names: set[str], host_names: set[str]) -> Callable[[str], str]:
+    """A peer device's kind: "switch" or "host" when it is one of the fabric's (a device whose
+    variables failed their schema is neither), else "unknown"."""
+
+    def kind(device: str) -> str:
+        return "switch" if device in switch_names else "host" if device in host_names else "unknown"
+
+    return kind
+
+
+def _switch(
+    name: str, own: Mapping[str, Any], settings: Mapping[str, Any], peer_kind: Callable[[str], str]
+) -> Switch:
     ports = []
     for port in own["gpunet_ports"]:
         peer = None
         if "peer" in port:
             device, _, peer_port = port["peer"].partition(":")
             # One string per device and port name, not one per cable end (2.6 million at 262,144 GPUs).
-            peer = Peer(kind="", device=sys.intern(device), port=sys.intern(peer_port))  # kind: see below
+            peer = Peer(kind=peer_kind(device), device=sys.intern(device), port=sys.intern(peer_port))
         ports.append(
             SwitchPort(
                 name=port["name"],
@@ -409,10 +428,6 @@ def _switch(name: str, own: Mapping[str, Any], settings: Mapping[str, Any]) -> S
 
 def _fabric(settings: Mapping[str, Any], switches: dict[str, Switch], hosts: dict[str, GpuHost]) -> Fabric:
     qos = settings["qos"]
-    switch_names, host_names = set(switches), set(hosts)
-    resolved_switches = {
-        name: _resolve_peer_kinds(switch, switch_names, host_names) for name, switch in switches.items()
-    }
     return Fabric(
         name=settings["name"],
         transport=settings["transport"],
@@ -445,22 +460,6 @@ def _fabric(settings: Mapping[str, Any], switches: dict[str, Switch], hosts: dic
                 settings["firewall"].get("nccl_socket_cidrs") or settings["firewall"]["mgmt_cidrs"]
             ),
         ),
-        switches=resolved_switches,
+        switches=switches,
         hosts=hosts,
     )
-
-
-def _resolve_peer_kinds(switch: Switch, switch_set: set[str], host_set: set[str]) -> Switch:
-    ports = []
-    for port in switch.ports:
-        if port.peer is not None:
-            kind = (
-                "switch"
-                if port.peer.device in switch_set
-                else "host"
-                if port.peer.device in host_set
-                else "unknown"
-            )
-            port = dataclasses.replace(port, peer=Peer(kind, port.peer.device, port.peer.port))
-        ports.append(port)
-    return Switch(**{**switch.__dict__, "ports": tuple(ports)})
