@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -83,21 +84,45 @@ def canary(lab: dict, tmp_path: Path, gate: str, name: str, *extra: str) -> subp
     )  # fmt: skip
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def fleet():
     with SimulatorFleet() as running:
         yield running
 
 
-@pytest.fixture
-def lab(fleet, tmp_path):
-    """prod on simulators, on its v1 intent (committed in Git and pushed)."""
-    lab = lab_copy_of_prod(tmp_path, fleet, reject={})
+@pytest.fixture(scope="module")
+def pushed_v1(fleet, tmp_path_factory):
+    """prod on simulators, on its v1 intent (committed in Git and pushed), once for the module: the
+    first push is the slowest step of every case, and each case only needs where it leaves things."""
+    lab = lab_copy_of_prod(tmp_path_factory.mktemp("v1"), fleet, reject={})
     git(lab["intended"], "init", "-q")
     git(lab["intended"], "add", ".")
     git(lab["intended"], "commit", "-q", "-m", "v1")
     first = push(lab)
     assert first.returncode == 0, first.stdout[-3000:]
+    states = fleet.call(lambda: {name: copy.deepcopy(sim.state) for name, sim in lab["sims"].items()})
+    return lab, states
+
+
+@pytest.fixture
+def lab(fleet, pushed_v1, tmp_path):
+    """A case's own copy of the v1 folders (inventory, intended/ with its Git history, backups), and
+    every simulated switch back on the state the v1 push left: no pending confirm, no later history."""
+    v1, states = pushed_v1
+
+    def restore() -> None:
+        for name, sim in v1["sims"].items():
+            sim.cancel_confirm_timer()
+            sim.state = copy.deepcopy(states[name])
+            sim.changed_once = False
+            sim.persist()
+
+    fleet.call(restore)
+    lab = {"sims": v1["sims"]}
+    for key in ("inventory", "intended", "backups"):
+        if v1[key].exists():
+            shutil.copytree(v1[key], tmp_path / key, symlinks=True)
+        lab[key] = tmp_path / key
     return lab
 
 
