@@ -35,9 +35,10 @@ def collection_paths() -> list[Path]:
     return [Path(path).expanduser() for path in ConfigManager().get_config_value("COLLECTIONS_PATHS") or []]
 
 
-def installed_collection() -> Path | None:
-    """The first installed gpunet.fabric collection that ships playbooks/verify.yml, else None."""
-    for root in collection_paths():
+def installed_collection(roots: list[Path]) -> Path | None:
+    """The first gpunet.fabric collection under `roots` (collection_paths) that ships
+    playbooks/verify.yml, else None."""
+    for root in roots:
         folder = root / COLLECTION_FOLDER
         if (folder / PLAYBOOK).is_file():
             return folder.resolve()
@@ -99,9 +100,10 @@ def run_collection(
         playbook = str(project / PLAYBOOK)
         envvars["ANSIBLE_CONFIG"] = str(project / "ansible.cfg")
     else:
-        collection = installed_collection()
+        roots = collection_paths()  # read once: a ConfigManager reads ansible.cfg anew
+        collection = installed_collection(roots)
         if collection is None:
-            searched = ", ".join(str(path) for path in collection_paths()) or "none configured"
+            searched = ", ".join(str(path) for path in roots) or "none configured"
             print(
                 f"gpunet-validate: no {PLAYBOOK} in {project} and no gpunet.fabric collection with it "
                 f"in the collection paths ({searched}): run from a gpunet checkout (or set "
