@@ -18,9 +18,10 @@ lint: setup
 # tests (tests/unit/roles) set up the project's collection path for gpunet.fabric filters, which
 # changes how the in-process inventory loader reports broken sources (tests/unit/model), while the
 # loader parity tests leave state that hides those filters. Run them apart, as separate processes.
+# --durations: the CI log lists the slowest tests, what to look at when the run nears its 45 minutes.
 pytest: setup
 	scripts/build-base-image.sh
-	pytest --ignore=tests/unit/roles
+	pytest --ignore=tests/unit/roles --durations=40
 	pytest tests/unit/roles
 
 molecule: setup
