@@ -70,20 +70,20 @@ def breakouts(
 # Placing is a pure function of the model, the OS and the requests, and the switches of one tier
 # ask the same (10,240 switches of 128 ports at 262,144 GPUs): each distinct request is placed once,
 # a tenth of printing a switch. Bounded: a fabric has a handful of distinct port lists.
-_PLACED: dict[tuple[str, str, tuple[PortRequest, ...]], dict[str, Placement]] = {}
+# Keyed by plain tuples, which hash and compare in C (a key of PortRequests hashed each in Python).
+_PLACED: dict[tuple[str, str, tuple[tuple[int, str, int, int | None], ...]], dict[str, Placement]] = {}
 _PLACED_KEEP = 64
 
 
 def _placements(switch: Switch, model: SwitchModel) -> dict[str, Placement | None]:
     if model.physical is None:
         return dict.fromkeys((port.name for port in switch.ports), None)
-    requests = tuple(
-        PortRequest(i, port.name, port.speed_gbps, port.lanes) for i, port in enumerate(switch.ports)
-    )
+    requests = tuple((i, port.name, port.speed_gbps, port.lanes) for i, port in enumerate(switch.ports))
     key = (model.name, switch.platform, requests)
     placed = _PLACED.get(key)
     if placed is None:
-        placements, problems = place_ports(model.physical, switch.platform, requests)
+        asked = tuple(PortRequest(*request) for request in requests)
+        placements, problems = place_ports(model.physical, switch.platform, asked)
         if problems:  # the inventory check refuses these; reaching here is a bug of ours
             raise ValueError(f"{switch.name}: ports that cannot be built on {model.name}: {problems}")
         if len(_PLACED) >= _PLACED_KEEP:

@@ -618,7 +618,10 @@ def switch_port_lanes(fabric: Fabric, broken: set[str]) -> list[Problem]:
     problems = []
     # Placing is a pure function of the model, the OS and the requests; the switches of one tier
     # usually ask the same (10,240 switches of 128 ports at 262,144 GPUs), so each is placed once.
-    placed: dict[tuple[str, str, tuple[PortRequest, ...]], list[PlacementProblem]] = {}
+    # Keyed by plain tuples, which hash and compare in C: a key of PortRequests hashed each of its
+    # 128 dataclasses in Python for every switch. The front-panel test is asked once per port name.
+    placed: dict[tuple[str, str, tuple[tuple[int, str, int, int | None], ...]], list[PlacementProblem]] = {}
+    on_panel: dict[tuple[str, int, str], bool] = {}
     for switch in fabric.switches.values():
         if switch.name in broken or switch.model not in known_models() or switch.platform not in PLATFORMS:
             continue
@@ -628,14 +631,20 @@ def switch_port_lanes(fabric: Fabric, broken: set[str]) -> list[Problem]:
         if len(switch.ports) > model.max_interfaces:
             continue  # switch_port_capacity reports it; placing hundreds of extra ports adds noise
         platform = PLATFORMS[switch.platform]
-        requests = tuple(
-            PortRequest(index, port.name, port.speed_gbps, port.lanes)
-            for index, port in enumerate(switch.ports)
-            if port.speed_gbps in model.speeds_gbps and _on_panel(platform, model.ports, port.name)
-        )
-        key = (model.name, switch.platform, requests)
+        requests = []
+        for index, port in enumerate(switch.ports):
+            if port.speed_gbps not in model.speeds_gbps:
+                continue
+            seen = (switch.platform, model.ports, port.name)
+            panel = on_panel.get(seen)
+            if panel is None:
+                panel = on_panel[seen] = _on_panel(platform, model.ports, port.name)
+            if panel:
+                requests.append((index, port.name, port.speed_gbps, port.lanes))
+        key = (model.name, switch.platform, tuple(requests))
         if key not in placed:
-            placed[key] = place_ports(model.physical, switch.platform, requests)[1]
+            asked = tuple(PortRequest(*request) for request in requests)
+            placed[key] = place_ports(model.physical, switch.platform, asked)[1]
         found = placed[key]
         for problem in found:
             problems.append(
