@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from gpunet.design.classification import design_classification
@@ -41,6 +41,8 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         ecn=ecn,
         classification=classification,
     )
+    specifics = design.specifics(context)
+    noted = replace(context, specifics=specifics)  # the notes read them instead of computing them again
     return {
         "name": switch.name,
         "platform": platform.name,
@@ -70,10 +72,10 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         "breakouts": breakouts(ports, design, model),
         "lossless_ports": [port for port in ports if port["lossless"]],
         "headroom_profiles": headroom_profiles(ports),
-        platform.name: design.specifics(context),
+        platform.name: specifics,
         "notes": _mtu_notes(platform.name, ports, design.limits.max_mtu)
         + _lane_notes(model, ports)
-        + design.notes(context)
+        + design.notes(noted)
         + _ecn_notes(ecn),
     }
 

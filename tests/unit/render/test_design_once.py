@@ -1,6 +1,7 @@
 """Designing and checking many switches does each switch's work once (issue 33, 10,240 switches at
 262,144 GPUs): the placement keys are plain tuples, so a port list already placed makes no
-PortRequests."""
+PortRequests; a platform's specifics are computed once a switch, the notes reading them; and a
+SONiC switch looks each (speed, cable) up in its vendor table once."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from gpunet.design import ports
+from gpunet.design import design_switch, ports
+from gpunet.design.platforms import DESIGNS
+from gpunet.hardware.catalog import SwitchModel
 from gpunet.model import crosschecks
 from gpunet.model.check import check_raw, load_fabric
 from gpunet.model.fabric import Fabric
@@ -88,3 +91,43 @@ def test_port_lanes_check_makes_requests_only_for_lists_it_places(
     assert result.ok and result.fabric is not None, result.problems
     assert 0 < len(made) <= sum(_distinct_lists(result.fabric).values())
     assert len(_distinct_lists(result.fabric)) < len(result.fabric.switches)  # lists repeat here
+
+
+@pytest.mark.parametrize("name", FABRICS)
+def test_specifics_computed_once_a_switch(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    fabric = FABRICS[name]()
+    expected = {switch: design_switch(fabric, fabric.switches[switch]) for switch in fabric.switches}
+    calls: dict[str, int] = {}
+    for platform, design in DESIGNS.items():
+        original = type(design).specifics
+
+        def counting(self: Any, context: Any, original: Any = original, platform: str = platform) -> Any:
+            calls[platform] = calls.get(platform, 0) + 1
+            return original(self, context)
+
+        monkeypatch.setattr(type(design), "specifics", counting)
+    designed = {switch: design_switch(fabric, fabric.switches[switch]) for switch in fabric.switches}
+    assert designed == expected
+    per_platform: dict[str, int] = {}
+    for switch in fabric.switches.values():
+        per_platform[switch.platform] = per_platform.get(switch.platform, 0) + 1
+    assert calls == per_platform
+
+
+def test_sonic_looks_each_speed_and_cable_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    fabric = _planned_fabric("sonic")
+    asked: list[tuple[int, int]] = []
+    original = SwitchModel.pg_lookup
+
+    def counting(self: SwitchModel, speed_gbps: int, cable_m: int) -> Any:
+        asked.append((speed_gbps, cable_m))
+        return original(self, speed_gbps, cable_m)
+
+    monkeypatch.setattr(SwitchModel, "pg_lookup", counting)
+    for switch in fabric.switches.values():
+        asked.clear()
+        structured = design_switch(fabric, switch)
+        pairs = {(port.speed_gbps, port.cable_length_m) for port in switch.ports}
+        # one look-up per distinct (speed, cable) for CABLE_LENGTH, one per BUFFER_PROFILE
+        assert len(asked) == len(pairs) + len(structured["sonic"]["profiles"])
+        assert len(switch.ports) > len(pairs)

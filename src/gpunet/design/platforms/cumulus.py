@@ -82,7 +82,7 @@ class CumulusDesign(PlatformDesign):
         }
 
     def notes(self, context: DesignContext) -> list[str]:
-        specifics = self.specifics(context)
+        specifics = self.specifics_of(context)
         watchdog = specifics["watchdog"]
         return [
             "PFC headroom is left to the switch: each PFC profile carries the cable length, and NVIDIA "

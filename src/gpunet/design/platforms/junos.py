@@ -116,7 +116,7 @@ class JunosDesign(PlatformDesign):
         }
 
     def notes(self, context: DesignContext) -> list[str]:
-        specifics = self.specifics(context)
+        specifics = self.specifics_of(context)
         notes = [
             "Junos derives PFC headroom from the congestion-notification profile's cable length and the "
             f"lossless code point's pfc mru ({specifics['mru']}); the computed values below show what to "

@@ -58,7 +58,7 @@ class NxosDesign(PlatformDesign):
     def notes(self, context: DesignContext) -> list[str]:
         return (
             [
-                _pause_note(self.specifics(context)["system_headroom"]),
+                _pause_note(self.specifics_of(context)["system_headroom"]),
                 "PFC watchdog: polling interval and shutdown multiplier are rendered (detect time in whole "
                 "intervals, rounded up). The restore is left to the switch's default: Cisco documents an "
                 "auto-restore/fixed-restore multiplier (NX-API fixedRestoreMultiplier) but no source in hand "
@@ -71,7 +71,7 @@ class NxosDesign(PlatformDesign):
                     "the interface's configuration removed when it runs (NX-API reference, Configuring "
                     "Breakout on High-Bandwidth Interfaces); push it in a maintenance window."
                 ]
-                if self.specifics(context)["breakouts"]
+                if self.specifics_of(context)["breakouts"]
                 else []
             )
             + []

@@ -68,6 +68,7 @@ class SonicDesign(PlatformDesign):
         # BUFFER_QUEUE: our lossless priority inside the stock 3-4 range writes that very key, so the
         # stock entry is replaced and no two entries overlap; elsewhere a key of its own.
         queue_key = f"{low}-{high}" if low <= priority <= high else str(priority)
+        tabled: dict[tuple[int, int], str] = {}  # (speed, cable) -> its length in the table
         return {
             # The model the SKU's image runs (models.yml sonic_buffer_model); the push must find the
             # switch in it (DEVICE_METADATA|localhost.buffer_model).
@@ -90,7 +91,7 @@ class SonicDesign(PlatformDesign):
             # logs "No PG profile configured" on every port event (buffermgr.cpp doSpeedUpdateTask).
             # Dynamic model: buffermgrd computes headroom from the length itself, so the real one is written.
             "cable_lengths": {
-                port["name"]: _table_cable(model, port)
+                port["name"]: _table_cable(model, port, tabled)
                 if model_name == "traditional"
                 else f"{port['cable_length_m']}m"
                 for port in context.ports
@@ -98,7 +99,7 @@ class SonicDesign(PlatformDesign):
         }
 
     def notes(self, context: DesignContext) -> list[str]:
-        specifics = self.specifics(context)
+        specifics = self.specifics_of(context)
         model = context.model
         if specifics["buffer_model"] == "dynamic":
             notes = [
@@ -177,7 +178,17 @@ def pg_key(priorities: list[int]) -> str:
     return str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}"
 
 
-def _table_cable(model: Any, port: dict[str, Any]) -> str:
+def _table_cable(model: Any, port: dict[str, Any], tabled: dict[tuple[int, int], str]) -> str:
+    """The table's cable length for the port; `tabled` keeps each (speed, cable) asked of one model
+    (a switch's 128 ports ask a few, each port looked up in the table before)."""
+    asked = (port["speed_gbps"], port["cable_length_m"])
+    found = tabled.get(asked)
+    if found is None:
+        found = tabled[asked] = _looked_up_cable(model, port)
+    return found
+
+
+def _looked_up_cable(model: Any, port: dict[str, Any]) -> str:
     row = model.pg_lookup(port["speed_gbps"], port["cable_length_m"])
     if row is not None:
         return f"{row.cable_m}m"
