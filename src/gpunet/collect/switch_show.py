@@ -55,6 +55,15 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
             path = folder / f"{tool}.txt"
             path.write_text(output if output.endswith("\n") else output + "\n")
             written.append(str(path))
+        for tool, template in port_commands(switch.platform, phase).items():
+            ports, why = path_ports(artifacts, switch.name)
+            if not ports:
+                forms[tool] = {"form": "not collected", "command": template, "why": why}
+                continue
+            output, forms[tool] = _collect_ports(session, template, ports)
+            path = folder / f"{tool}.txt"
+            path.write_text(output + "\n")
+            written.append(str(path))
     finally:
         session.disconnect()
     (folder / FORMS_FILE).write_text(json.dumps(forms, indent=2) + "\n")
@@ -80,6 +89,76 @@ INCAST_COMMANDS: dict[str, dict[str, str]] = {
 def phase_commands(platform: str, phase: str) -> dict[str, str]:
     """The commands a phase adds to SWITCH_COMMANDS for `platform`."""
     return INCAST_COMMANDS.get(platform, {}) if phase in INCAST_PHASES else {}
+
+
+# Commands that take one interface, sent for each port of the switch on the incast plan's paths
+# (every path role: the checks read the receiver's leaf port for marks and every path port for
+# pauses and drops); each tool's answers are saved as one JSON capture (_collect_ports). NVUE
+# (NVIDIA's NVUE OpenAPI spec for Cumulus Linux 5.3.0, ../shared/vendor-schemas/nvue): the GET
+# paths /interface/{interface-id}/qos/counters/pfc-stats (pause frames per switch priority),
+# .../qos/counters/egress-queue-stats (drops per traffic class) and .../qos/roce/counters
+# (tx-ecn-stats ecn-marked-packets of the port's RoCE traffic), each the words of its `nv show`
+# command; `-o json` prints the path's JSON document (cumulus-linux-55 NVUE-CLI.md, "Output
+# Options"). NVUE 5.3 has no PFC watchdog path (no `pfc-watchdog` in the spec): none is collected.
+PORT_COMMANDS: dict[str, dict[str, str]] = {
+    "cumulus": {
+        "cumulus-nv-show-interface-pfc-stats": "nv show interface {port} qos counters pfc-stats -o json",
+        "cumulus-nv-show-interface-egress-queue-stats": (
+            "nv show interface {port} qos counters egress-queue-stats -o json"
+        ),
+        "cumulus-nv-show-interface-roce-counters": "nv show interface {port} qos roce counters -o json",
+    },
+}
+# A port name as the plan holds it (from the inventory's cabling); anything else never reaches a
+# command line.
+_PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,63}$")
+
+
+def port_commands(platform: str, phase: str) -> dict[str, str]:
+    """The per-port command templates ({port}) a phase sends to a `platform` switch."""
+    return PORT_COMMANDS.get(platform, {}) if phase in INCAST_PHASES else {}
+
+
+def path_ports(artifacts: Path, switch: str) -> tuple[list[str], str]:
+    """The ports of `switch` on the incast plan's paths (artifacts' incast/plan.json, which
+    gpunet-validate writes before the stage), each once in plan order; ([], why) where there is
+    no plan, it is unreadable, the switch is on no path, or a port name is not one."""
+    path = artifacts / incast.PLAN_FILE
+    try:
+        plan = incast.plan_from_document(json.loads(path.read_text()))
+    except FileNotFoundError:
+        return [], f"no {incast.PLAN_FILE}: the ports on the incast's path are not known"
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, incast.PlanError) as error:
+        return [], f"{incast.PLAN_FILE} unreadable: {error}"
+    ports = list(dict.fromkeys(p.port for rail in plan for p in rail.path if p.switch == switch))
+    if not ports:
+        return [], f"{switch} has no port on the incast plan's paths"
+    if bad := [p for p in ports if not _PORT_NAME.match(p)]:
+        return [], f"{incast.PLAN_FILE}: {bad[0][:60]!r} is not a port name: not sent"
+    return ports, ""
+
+
+def _collect_ports(session: Any, template: str, ports: list[str]) -> tuple[str, dict[str, Any]]:
+    """One capture of a per-port command's answers ({"command", "ports": {port: document},
+    "refused": {port: first line}}: a port whose answer is no JSON object is refused, never
+    dropped) and its form record."""
+    answers: dict[str, Any] = {}
+    refused: dict[str, str] = {}
+    for port in ports:
+        output = session.send_command(template.format(port=port), read_timeout=30)
+        document = _json_object(output)
+        if document is None:
+            refused[port] = _first_line(output)
+        else:
+            answers[port] = document
+    record = {"form": "json", "command": template, "ports": ports} | ({"refused": refused} if refused else {})
+    return port_capture(template, answers, refused), record
+
+
+def port_capture(template: str, answers: dict[str, Any], refused: dict[str, str] | None = None) -> str:
+    """The capture of a per-port command (gpunet.validate.parsers.cumulus_incast reads it)."""
+    capture = {"command": template.replace("{port}", "<port>"), "ports": answers, "refused": refused or {}}
+    return json.dumps(capture, indent=2)
 
 
 @dataclass(frozen=True)
@@ -270,11 +349,15 @@ __all__ = [
     "FORMS_FILE",
     "INCAST_COMMANDS",
     "INCAST_PHASES",
+    "PORT_COMMANDS",
     "STRUCTURED_COMMANDS",
     "PushError",
     "RedisHashes",
     "collect_switch_show",
+    "path_ports",
     "phase_commands",
+    "port_capture",
+    "port_commands",
     "record_collection_error",
     "sonic_namespaces",
 ]

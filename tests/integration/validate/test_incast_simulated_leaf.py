@@ -3,7 +3,9 @@ leaf runs the committed intended/prod config, incast-before and incast-after
 are collected around the SIMULATED load of the prod plan's rail (gpunet.lab.incast_traffic,
 written into the running simulator's state file, which it reads back), and what the collection
 read moves as the policy says: ECN marks on the receiver's lossless queue, pauses from the
-senders' ports on the lossless priority only (read from COUNTERS_DB) and no drops."""
+senders' ports on the lossless priority only (read from COUNTERS_DB) and no drops. A simulated
+Cumulus leaf's per-port NVUE captures are collected around counters set on it directly (the
+traffic model decides for SONiC only)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from gpunet.lab.switchsim.state import SwitchState
 from gpunet.model.check import load_fabric
 from gpunet.model.fabric import Switch
 from gpunet.netdev.push import Connection
-from gpunet.validate.incast import AFTER, BEFORE, incast_plan
+from gpunet.validate.incast import AFTER, BEFORE, PLAN_FILE, incast_plan, plan_document
 from gpunet.validate.parsers import parse
 from tests.conftest import REPO_ROOT
 
@@ -70,3 +72,61 @@ def test_the_collected_counters_move_as_the_policy_says(
     queues = read(AFTER, "sonic-show-queue-counters")["queues"]
     drops = next(q["drop_pkts"] for q in queues if (q["port"], q["queue"]) == (edge, "UC3"))
     assert (drops > 0) is dropped, policy
+
+
+CUMULUS_LEAF = "leaf05"
+
+
+def test_a_cumulus_leafs_path_ports_are_collected_per_port_as_nvue_json(tmp_path: Path) -> None:
+    """The incast phases send each NVUE per-port command for every port of the Cumulus leaf on the
+    plan's paths (and for no other port); what the collection read moves as the simulator's counters
+    did: ECN marks of the receiver's port, pauses on the senders' ports on the lossless priority only,
+    and the drops put on the receiver's lossless queue."""
+    fabric = load_fabric(REPO_ROOT / "inventories" / "prod")
+    plan = incast_plan(fabric)
+    _write_plan(tmp_path, plan)
+    path = [p for rail in plan for p in rail.path if p.switch == CUMULUS_LEAF]
+    edge = next(p.port for p in path if p.role == "receiver-edge")
+    senders = sorted({p.port for p in path if p.role == "sender-edge"})
+    ports = sorted({p.port for p in path} | {"swp60"})  # swp60: on no path, never asked for
+    with SimulatorFleet() as fleet:
+        simulated = fleet.start("cumulus", CUMULUS_LEAF, options=SimOptions(password="pw"), ports=ports)
+        known_hosts = tmp_path / "known_hosts"
+        known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
+        switch = Switch(CUMULUS_LEAF, "cumulus", "leaf", "127.0.0.1", simulated.port, (), mgmt_user="admin")
+        login = Connection("pw", host_key_checking=True, known_hosts=known_hosts)
+        collect_switch_show(switch, login, BEFORE, tmp_path)
+
+        def load(state: SwitchState) -> None:
+            state.counters[edge]["ecn_marked"] = [0, 0, 0, 52_113, 0, 0, 0, 0]
+            state.counters[edge]["tx_drop"] = [0, 0, 0, 17, 0, 0, 0, 0]
+            for port in senders:
+                state.counters[port]["tx_pfc"] = [0, 0, 0, 1_520, 0, 0, 0, 0]
+
+        fleet.call(load, simulated.state)
+        collect_switch_show(switch, login, AFTER, tmp_path)
+
+    def read(phase: str, tool: str) -> Any:
+        return parse(tool, (tmp_path / "switches" / CUMULUS_LEAF / phase / f"{tool}.txt").read_text())
+
+    roce = {phase: read(phase, "cumulus-nv-show-interface-roce-counters") for phase in (BEFORE, AFTER)}
+    assert set(roce[AFTER]["interfaces"]) == {p.port for p in path} and roce[AFTER]["refused"] == {}
+    assert (
+        roce[AFTER]["interfaces"][edge]["ecn_marked"] - roce[BEFORE]["interfaces"][edge]["ecn_marked"]
+        == 52_113
+    )
+    pfc = read(AFTER, "cumulus-nv-show-interface-pfc-stats")["interfaces"]
+    paused = {
+        (port, prio)
+        for port, entry in pfc.items()
+        for prio, c in entry["priorities"].items()
+        if c["tx_pause"]
+    }
+    assert paused == {(port, 3) for port in senders}
+    queues = read(AFTER, "cumulus-nv-show-interface-egress-queue-stats")["interfaces"]
+    assert queues[edge]["queues"][3]["tx-uc-buffer-discards"] == 17
+
+
+def _write_plan(folder: Path, plan: list) -> None:
+    (folder / PLAN_FILE).parent.mkdir(parents=True, exist_ok=True)
+    (folder / PLAN_FILE).write_text(json.dumps(plan_document(plan)))

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from gpunet.collect.switch_show import phase_commands
+from gpunet.collect.switch_show import PORT_COMMANDS, phase_commands, port_capture
+from gpunet.lab.switchsim.personalities import cumulus_incast
 from gpunet.lab.switchsim.personalities.queue_counters import (
     eos_counters_queue_json,
     eos_ecn_counters_queue_json,
@@ -284,7 +285,18 @@ def _switch_captures(
             ("sonic-show-pfc-counters", sonic_pfc_counters(state) + "\n"),
             ("sonic-show-queue-counters", sonic_queue_counters(state)),
         ]
-    return []  # NX-OS and Cumulus: nothing the incast checks read (their results say so)
+    if platform == "cumulus":
+        # What the collection saves of each NVUE command, from the simulator's printers.
+        printers = {
+            "cumulus-nv-show-interface-pfc-stats": cumulus_incast.pfc_stats,
+            "cumulus-nv-show-interface-egress-queue-stats": cumulus_incast.egress_queue_stats,
+            "cumulus-nv-show-interface-roce-counters": cumulus_incast.roce_counters,
+        }
+        return [
+            (tool, port_capture(template, {port: printers[tool](state, port) for port in ports}))
+            for tool, template in PORT_COMMANDS["cumulus"].items()
+        ]
+    return []  # NX-OS: nothing the incast checks read (its results say so)
 
 
 # A port of each namespace that is on no incast path (a backplane port of a multi-ASIC box): it
@@ -382,7 +394,7 @@ CASES: list[tuple[str, Incast, Targets]] = [
         "ECN off: no marks, no CNPs, pauses only",
         Incast(ecn_marks=0, ce_received=0, cnp_sent=0, cnp_handled=0, pauses=88_000),
         _union(
-            _receiver_edges("incast_ecn_marks", ("eos", "junos", "sonic")),
+            _receiver_edges("incast_ecn_marks", ("cumulus", "eos", "junos", "sonic")),
             _receivers("incast_ecn_marks"),
             _receivers("incast_cnp"),
             _senders("incast_cnp"),
@@ -392,24 +404,24 @@ CASES: list[tuple[str, Incast, Targets]] = [
         "ECN off: no marks, the queue overflows",
         Incast(ecn_marks=0, ce_received=0, cnp_sent=0, cnp_handled=0, drops=91_000, out_of_sequence=4_100),
         _union(
-            _receiver_edges("incast_ecn_marks", ("eos", "junos", "sonic")),
+            _receiver_edges("incast_ecn_marks", ("cumulus", "eos", "junos", "sonic")),
             _receivers("incast_ecn_marks"),
             _receivers("incast_cnp"),
             _senders("incast_cnp"),
-            _receiver_edges("incast_lossless_drops", ("eos", "junos", "sonic")),
+            _receiver_edges("incast_lossless_drops", ("cumulus", "eos", "junos", "sonic")),
             _receivers("incast_lossless_drops"),
         ),
     ),
     (
         "PFC on the wrong priority",
         Incast(pause_priority=4),
-        _sender_edges("incast_pfc_priority", ("eos", "junos", "sonic")),
+        _sender_edges("incast_pfc_priority", ("cumulus", "eos", "junos", "sonic")),
     ),
     (
         "lossless drops",
         Incast(drops=4_211, out_of_sequence=377),
         _union(
-            _receiver_edges("incast_lossless_drops", ("eos", "junos", "sonic")),
+            _receiver_edges("incast_lossless_drops", ("cumulus", "eos", "junos", "sonic")),
             _receivers("incast_lossless_drops"),
         ),
     ),

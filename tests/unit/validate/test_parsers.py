@@ -366,6 +366,25 @@ EDGE_CASES: list[tuple[str, str, str, Any]] = [
         "queues.0.storm_detected",
         1,
     ),
+    # NVUE per-port JSON, as the incast collection saves it: tests/unit/validate/test_cumulus_incast.py.
+    (
+        "cumulus-nv-show-interface-pfc-stats",
+        '{"ports": {"swp1": {"3": {"rx-pause-frames": 2, "tx-pause-frames": 1520}}}, "refused": {}}',
+        "interfaces.swp1.priorities",
+        {3: {"rx_pause": 2, "tx_pause": 1520, "rx-pause-frames": 2, "tx-pause-frames": 1520}},
+    ),
+    (
+        "cumulus-nv-show-interface-egress-queue-stats",
+        '{"ports": {"swp1": {"3": {"tx-frames": 9, "wred-discards": 0}}}}',
+        "interfaces.swp1.queues",
+        {3: {"tx-frames": 9, "wred-discards": 0}},
+    ),
+    (
+        "cumulus-nv-show-interface-roce-counters",
+        '{"ports": {"swp1": {"tx-stats": {"tx-ecn-stats": {"ecn-marked-packets": 17}}}}}',
+        "interfaces.swp1.ecn_marked",
+        17,
+    ),
     # The switch OSes' LLDP commands: tests/unit/validate/test_lldp_switch_parsers.py.
     ("eos-show-lldp-neighbors-detail-json", '{"lldpNeighbors": {}}', "neighbours", []),
     ("nxos-show-lldp-neighbors-detail-json", "{}", "neighbours", []),

@@ -47,21 +47,36 @@ PLAN_MAX_BYTES = 16 * 1024 * 1024
 # Where each OS's counter is missing: the reason a port's result is skipped.
 _NO_ECN_COUNTER = {
     "nxos": "no collected NX-OS command with per-queue ECN-marked counts",
-    "cumulus": "no collected NVUE command with per-queue ECN-marked counts",
 }
 NO_PAUSE_COUNTER = {
     "nxos": "NX-OS `show interface priority-flow-control` counts pause frames per port, not per priority",
-    "cumulus": "`nv show interface <swp> counters qos pfc-stats` is not collected per port",
 }
 NO_DROP_COUNTER = {
     "nxos": "no collected NX-OS command with per-queue drop counts",
-    "cumulus": "no collected NVUE command with per-queue drop counts",
 }
 _NO_WATCHDOG_COUNTER = {
     "nxos": "no collected NX-OS PFC watchdog command",
-    "cumulus": "no collected NVUE PFC watchdog command",
+    # NVIDIA's NVUE OpenAPI spec for Cumulus Linux 5.3.0 has no `pfc-watchdog` path or property;
+    # later releases configure one (`nv set qos pfc-watchdog ...`), with no show of storms known.
+    "cumulus": "no NVUE command with a PFC watchdog storm count (none in the NVUE 5.3 OpenAPI spec)",
     "junos": "no collected Junos PFC watchdog command",
 }
+# The NVUE captures of the incast's path ports (gpunet.collect.switch_show.PORT_COMMANDS).
+NV_PFC = "cumulus-nv-show-interface-pfc-stats"
+NV_QUEUES = "cumulus-nv-show-interface-egress-queue-stats"
+NV_ROCE = "cumulus-nv-show-interface-roce-counters"
+# egress-queue-stats' drop counters of a traffic class, summed (each must stay +0).
+NV_DROP_FIELDS = ("red-dropped-packets", "tx-uc-buffer-discards", "wred-discards")
+
+
+def nv_port(parsed: dict[str, Any], port: str, tool: str) -> dict[str, Any]:
+    """The port's entry of an NVUE per-port capture; InputError where the switch refused the
+    command for it or the capture lacks it."""
+    if port in parsed["refused"]:
+        raise InputError(f"{tool}: the switch answered for {port}: {parsed['refused'][port]}")
+    if port not in parsed["interfaces"]:
+        raise InputError(f"{tool}: no {port} in the capture (not on the collected path)")
+    return parsed["interfaces"][port]
 
 
 class _IncastCheck(Check):
@@ -201,6 +216,7 @@ class IncastEcnMarks(_IncastCheck):
         "eos-show-qos-ecn-counters-queue",
         "junos-show-interfaces-queue",
         "sonic-show-queue-wredcounters",
+        NV_ROCE,
     )
 
     def judge(self, rail: RailIncast) -> Iterator[Result]:
@@ -225,6 +241,8 @@ class IncastEcnMarks(_IncastCheck):
                     delta = marks_after - marks_before
                     self.measure(port.target, "incast_ecn_marked_packets", delta)
                     actual = f"ECN-marked packets {_signed(delta)} on queue {queue}"
+                    if platform == "cumulus":
+                        actual = f"tx-ecn-stats ecn-marked-packets {_signed(delta)} (the port's RoCE traffic)"
                     yield self.result(port.target, delta > 0, expected, actual)
         else:
             why = self.no_counter_reason(port, _NO_ECN_COUNTER)
@@ -244,12 +262,18 @@ class IncastEcnMarks(_IncastCheck):
         """ECN-marked packets of the lossless queue before and after (None: not listed); the port's
         OS must be one of ECN_TOOLS."""
         platform, key = self.platform(port) or "", (port.port, self.manifest.lossless_priority)
+        if platform == "cumulus":
+            # NVUE counts ECN marks of the port's RoCE traffic (the RoCE switch priorities), not
+            # per traffic class: tx-stats.tx-ecn-stats.ecn-marked-packets.
+            before, after = (nv_port(p, port.port, NV_ROCE) for p in self.switch_phases(port, NV_ROCE))
+            return before["ecn_marked"], after["ecn_marked"]
         before, after = (_ecn_marks(platform, p) for p in self.switch_phases(port, ECN_TOOLS[platform]))
         return before.get(key), after.get(key)
 
 
 # The command whose per-queue ECN-marked count proves the receiver's leaf port marked.
 ECN_TOOLS = {
+    "cumulus": NV_ROCE,
     "eos": "eos-show-qos-ecn-counters-queue",
     "junos": "junos-show-interfaces-queue",
     "sonic": "sonic-show-queue-wredcounters",
@@ -304,6 +328,7 @@ class IncastPfcPriority(_IncastCheck):
         "sonic-show-pfc-counters",
         "eos-show-pfc-counters-detail-json",
         "junos-show-interfaces-extensive",
+        NV_PFC,
     )
 
     def judge(self, rail: RailIncast) -> Iterator[Result]:
@@ -345,8 +370,13 @@ class IncastPfcPriority(_IncastCheck):
             "sonic": "sonic-show-pfc-counters",
             "eos": "eos-show-pfc-counters-detail-json",
             "junos": "junos-show-interfaces-extensive",
+            "cumulus": NV_PFC,
         }[platform]
-        return self.switch_phases(port, tool)
+        before, after = self.switch_phases(port, tool)
+        if platform == "cumulus":  # a refused or missing port is named, not "not in the counters"
+            for parsed in (before, after):
+                nv_port(parsed, port.port, tool)
+        return before, after
 
     @staticmethod
     def _pauses(platform: str, parsed: dict[str, Any], port: str) -> dict[int, int] | None:
@@ -375,6 +405,7 @@ class IncastLosslessDrops(_IncastCheck):
         "sonic-show-queue-counters",
         "eos-show-interfaces-counters-queue",
         "junos-show-interfaces-queue",
+        NV_QUEUES,
     )
 
     def judge(self, rail: RailIncast) -> Iterator[Result]:
@@ -398,7 +429,8 @@ class IncastLosslessDrops(_IncastCheck):
                 continue
             delta = after - before
             self.measure(port.target, "incast_drop_packets", delta)
-            actual = f"dropped packets {_signed(delta)} on queue {queue} ({port.role})"
+            counter = " + ".join(NV_DROP_FIELDS) if platform == "cumulus" else "dropped packets"
+            actual = f"{counter} {_signed(delta)} on queue {queue} ({port.role})"
             yield self.result(port.target, delta == 0, expected, actual)
         expected = "out_of_sequence +0 during the incast (no packet of the receiver's flows was lost)"
         try:
@@ -414,6 +446,13 @@ class IncastLosslessDrops(_IncastCheck):
         return self._drops(self.platform(port) or "", port, self.manifest.lossless_priority)
 
     def _drops(self, platform: str, port: PathPort, queue: int) -> tuple[int | None, int | None]:
+        if platform == "cumulus":
+            sums = []
+            for parsed in self.switch_phases(port, NV_QUEUES):
+                row = nv_port(parsed, port.port, NV_QUEUES)["queues"].get(queue, {})
+                present = [row[name] for name in NV_DROP_FIELDS if name in row]
+                sums.append(sum(present) if present else None)
+            return sums[0], sums[1]
         if platform == "sonic":
             name = f"UC{queue}"
             before, after = self.switch_phases(port, "sonic-show-queue-counters", name)

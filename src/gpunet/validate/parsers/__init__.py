@@ -18,6 +18,7 @@ from gpunet.validate.parsers.base import ParseError
 from gpunet.validate.parsers.chronyc import parse_chronyc_tracking
 from gpunet.validate.parsers.clean import clean_text, refuse_doubled_capture
 from gpunet.validate.parsers.cumulus import parse_nv_show_qos_roce
+from gpunet.validate.parsers.cumulus_incast import PARSERS as CUMULUS_INCAST_PARSERS
 from gpunet.validate.parsers.dcb import parse_dcb_app_show, parse_dcb_pfc_show
 from gpunet.validate.parsers.host_files import (
     parse_lsmod,
@@ -117,6 +118,8 @@ PARSERS: dict[str, Parser] = {
     "sonic-show-pfcwd-stats": parse_show_pfcwd_stats,
     "cumulus-nv-show-qos-roce": parse_nv_show_qos_roce,
     "cumulus-nv-show-pfc-stats": parse_cumulus_pfc_stats,
+    # NVUE per-interface counters as JSON, one capture of every path port (the incast stage).
+    **CUMULUS_INCAST_PARSERS,
     "nxos-show-interface-pfc": parse_nxos_show_interface_pfc,
     "eos-show-pfc-counters": parse_eos_show_pfc_counters,
     "eos-show-pfc": parse_eos_show_pfc,

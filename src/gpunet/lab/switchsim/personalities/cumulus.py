@@ -20,6 +20,7 @@ import re
 
 from gpunet.lab.switchsim.flatstore import set_line, unset_path
 from gpunet.lab.switchsim.grammar_link import grammar_error_type
+from gpunet.lab.switchsim.personalities import cumulus_incast
 from gpunet.lab.switchsim.personalities.base import Personality
 from gpunet.lab.switchsim.personalities.lldp import COMMANDS as LLDP_SHOWS
 from gpunet.lab.switchsim.personalities.lldp import lldp_answer
@@ -132,6 +133,8 @@ class CumulusPersonality(Personality):
             if match[1] not in self.state.counters:
                 return f"Error: interface {match[1]} does not exist"
             return cumulus_pfc_stats(self.state, match[1])
+        if (counters := cumulus_incast.answer(self.state, command)) is not None:
+            return counters
         if command == "exit":
             self.closed = True
             return ""
