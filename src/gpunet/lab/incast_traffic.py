@@ -1,7 +1,7 @@
 """LAB EQUIPMENT: the incast's load SIMULATED on running switch simulators, for a lab without RDMA
-NICs. Each rail of the incast plan whose receiver leaf is a simulated SONiC has the load of
-switchsim.traffic applied to the state file the simulator keeps; the running simulator takes the
-counters from that file on its next command (SimulatedSwitch.refresh_counters), so the
+NICs. Each rail of the incast plan whose receiver leaf is a simulated SONiC or Cumulus switch has
+the load of switchsim.traffic applied to the state file the simulator keeps; the running
+simulator takes the counters from that file on its next command (SimulatedSwitch.refresh_counters), so the
 `incast-after` collection reads them as a switch's own. What moves is decided by the simulator's
 running config (what was pushed to it): see gpunet.lab.switchsim.traffic.
 """
@@ -27,9 +27,10 @@ def simulate_incast(plan: list[RailIncast], state_files: dict[str, Path]) -> lis
                 said.append(f"{where}: not simulated (no running simulator state)")
                 continue
             state = SwitchState.load(path)
-            if state.platform != "sonic":
+            if state.platform not in ("sonic", "cumulus"):
                 said.append(
-                    f"{where}: not simulated (the traffic model reads SONiC only, not {state.platform})"
+                    f"{where}: not simulated (the traffic model reads SONiC and Cumulus only,"
+                    f" not {state.platform})"
                 )
                 continue
             outcome = apply_load(state, load)

@@ -4,8 +4,8 @@ are collected around the SIMULATED load of the prod plan's rail (gpunet.lab.inca
 written into the running simulator's state file, which it reads back), and what the collection
 read moves as the policy says: ECN marks on the receiver's lossless queue, pauses from the
 senders' ports on the lossless priority only (read from COUNTERS_DB) and no drops. A simulated
-Cumulus leaf's per-port NVUE captures are collected around counters set on it directly (the
-traffic model decides for SONiC only)."""
+Cumulus leaf's per-port NVUE captures are collected the same way, around counters set on it
+directly and around the traffic model's load under its intended/prod `nv set` lines."""
 
 from __future__ import annotations
 
@@ -130,3 +130,46 @@ def test_a_cumulus_leafs_path_ports_are_collected_per_port_as_nvue_json(tmp_path
 def _write_plan(folder: Path, plan: list) -> None:
     (folder / PLAN_FILE).parent.mkdir(parents=True, exist_ok=True)
     (folder / PLAN_FILE).write_text(json.dumps(plan_document(plan)))
+
+
+def test_a_simulated_incast_on_a_cumulus_leaf_moves_what_the_collection_reads(tmp_path: Path) -> None:
+    """The traffic model on the Cumulus leaf running the committed intended/prod lines, written into
+    the running simulator's state file: the receiver's port marks its RoCE traffic, the senders'
+    ports pause on priority 3 only, the lossless class drops nothing."""
+    fabric = load_fabric(REPO_ROOT / "inventories" / "prod")
+    plan = [r for r in incast_plan(fabric) if r.receiver_port.switch == CUMULUS_LEAF]
+    _write_plan(tmp_path, plan)
+    lines = (REPO_ROOT / "intended" / "prod" / f"{CUMULUS_LEAF}.cfg").read_text().splitlines()
+    path = [p for rail in plan for p in rail.path if p.switch == CUMULUS_LEAF]
+    state_file = tmp_path / f"{CUMULUS_LEAF}.state.json"
+    SwitchState(
+        "cumulus", CUMULUS_LEAF, config=[x for x in lines if x], ports=sorted({p.port for p in path})
+    ).save(state_file)
+    with SimulatorFleet() as fleet:
+        simulated = fleet.start(
+            "cumulus", CUMULUS_LEAF, options=SimOptions(password="pw"), state_file=state_file
+        )
+        known_hosts = tmp_path / "known_hosts"
+        known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
+        switch = Switch(CUMULUS_LEAF, "cumulus", "leaf", "127.0.0.1", simulated.port, (), mgmt_user="admin")
+        login = Connection("pw", host_key_checking=True, known_hosts=known_hosts)
+        collect_switch_show(switch, login, BEFORE, tmp_path)
+        said = simulate_incast(plan, {CUMULUS_LEAF: state_file})
+        collect_switch_show(switch, login, AFTER, tmp_path)
+    assert len(said) == 1 and "SIMULATED" in said[0], said
+    edge = plan[0].receiver_port.port
+    senders = {p.port for p in plan[0].path if p.role == "sender-edge"}
+
+    def read(phase: str, tool: str) -> Any:
+        return parse(tool, (tmp_path / "switches" / CUMULUS_LEAF / phase / f"{tool}.txt").read_text())[
+            "interfaces"
+        ]
+
+    tool = "cumulus-nv-show-interface-roce-counters"
+    assert read(AFTER, tool)[edge]["ecn_marked"] - read(BEFORE, tool)[edge]["ecn_marked"] > 0
+    pfc = read(AFTER, "cumulus-nv-show-interface-pfc-stats")
+    assert {(port, p) for port in senders for p, c in pfc[port]["priorities"].items() if c["tx_pause"]} == {
+        (port, 3) for port in senders
+    }
+    queues = read(AFTER, "cumulus-nv-show-interface-egress-queue-stats")[edge]["queues"]
+    assert queues[3]["tx-frames"] > 0 and queues[3]["tx-uc-buffer-discards"] == 0

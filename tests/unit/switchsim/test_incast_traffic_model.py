@@ -126,7 +126,10 @@ def test_the_lab_driver_says_which_rails_it_could_not_simulate(sonic_rails: list
     said = simulate_incast(
         [first, second, first], {leaf: tmp_path / "sonic.json", other: tmp_path / "eos.json"}
     )
-    assert "SIMULATED" in said[0] and "not simulated (the traffic model reads SONiC only, not eos)" in said[1]
+    assert (
+        "SIMULATED" in said[0]
+        and "not simulated (the traffic model reads SONiC and Cumulus only, not eos)" in said[1]
+    )
     marked = SwitchState.load(tmp_path / "sonic.json").counters[first.receiver_port.port]["ecn_marked"][3]
     assert marked > 0 and "SIMULATED" in said[2]  # a second run adds to the file's counters
     assert simulate_incast([first], {})[0].endswith("not simulated (no running simulator state)")

@@ -114,9 +114,17 @@ def _add(state: SwitchState, port: str, counter: str, index: int, amount: int) -
 
 
 def apply_load(state: SwitchState, load: Load) -> Outcome:
-    """Move `state`'s counters as the SONiC config it holds says this load would."""
+    """Move `state`'s counters as the SONiC config it holds says this load would (a Cumulus
+    switch's: as its `nv set` lines say, gpunet.lab.switchsim.traffic_nvue)."""
+    if state.platform == "cumulus":
+        from gpunet.lab.switchsim.traffic_nvue import apply_nvue_load
+
+        return apply_nvue_load(state, load)
     if state.platform != "sonic":
-        raise ValueError(f"{state.hostname}: the traffic model reads SONiC's CONFIG_DB, not {state.platform}")
+        raise ValueError(
+            f"{state.hostname}: the traffic model reads SONiC's CONFIG_DB or NVUE's lines,"
+            f" not {state.platform}"
+        )
     config: dict[str, Any] = state.config if isinstance(state.config, dict) else {}
     for port in (load.egress, *load.ingress):
         if port not in state.counters:
