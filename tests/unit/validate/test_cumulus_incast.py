@@ -18,6 +18,7 @@ Documents (schema definitions of ../shared/vendor-schemas/nvue/nvue-openapi-5.3.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from gpunet.collect.switch_show import (
 )
 from gpunet.lab.switchsim.personalities import cumulus_incast
 from gpunet.lab.switchsim.state import SwitchState
+from gpunet.lab.switchsim.traffic import apply_load, rail_loads
 from gpunet.model.check import load_fabric
 from gpunet.validate.incast import AFTER, BEFORE, PLAN_FILE, RailIncast, incast_plan, plan_document
 from gpunet.validate.manifest import Manifest, build_manifest
@@ -303,3 +305,77 @@ def test_an_unusable_answer_is_an_error_naming_the_port(
     results = [r for r in _results(folder) if r.check == check and r.target == port.target]
     assert [r.status for r in results] == [Status.ERROR], results
     assert message.format(port=port.port) in results[0].message
+
+
+def _nvue_captures(state: SwitchState, ports: list[str]) -> dict[str, str]:
+    printers = {
+        PFC: cumulus_incast.pfc_stats,
+        QUEUES: cumulus_incast.egress_queue_stats,
+        ROCE: cumulus_incast.roce_counters,
+    }
+    return {
+        tool: port_capture(
+            PORT_COMMANDS["cumulus"][tool], {port: printers[tool](state, port) for port in ports}
+        )
+        for tool in printers
+    }
+
+
+def _policy(pattern: str, replacement: str) -> Any:
+    return lambda lines: [re.sub(pattern, replacement, line) for line in lines]
+
+
+# (policy, the change to the leaf's rendered `nv set` lines, the checks failing at each receiver's port)
+NVUE_POLICIES = [
+    ("as rendered", lambda lines: lines, set()),
+    ("ECN off on TC 3", _policy(r"(traffic-class 3 ecn) enable$", r"\1 disable"), {"incast_ecn_marks"}),
+    (
+        "PFC on priority 4",
+        _policy(r"^(nv set qos pfc \S+ switch-priority) 3$", r"\1 4"),
+        {"incast_lossless_drops"},
+    ),
+    # The load lands in TC 0, which drops (not the lossless class) and marks nothing: only the
+    # receiver port's RoCE marks say the class is wrong.
+    ("DSCP 26 on priority 0", _policy(r"(dscp 26 switch-priority) 3$", r"\1 0"), {"incast_ecn_marks"}),
+]
+
+
+@pytest.mark.parametrize(("policy", "change", "failing"), NVUE_POLICIES, ids=[p[0] for p in NVUE_POLICIES])
+def test_the_checks_on_a_simulated_cumulus_leaf_follow_its_nvue_policy(
+    tmp_path: Path, prod: tuple[Manifest, list], policy: str, change: Any, failing: set[str]
+) -> None:
+    """The prod plan's artifacts of a good incast, with the Cumulus leaf's captures printed by the
+    simulator before and after the traffic model's load under its intended/prod lines."""
+    manifest, plan = prod
+    folder = _artifacts(tmp_path, manifest, plan, Incast())
+    leaves = {
+        r.receiver_port.switch
+        for r in plan
+        if manifest.switches[r.receiver_port.switch].platform == "cumulus"
+    }
+    assert leaves
+    for leaf in leaves:
+        lines = [
+            line
+            for line in (REPO_ROOT / "intended" / "prod" / f"{leaf}.cfg").read_text().splitlines()
+            if line
+        ]
+        ports = list(dict.fromkeys(p.port for r in plan for p in r.path if p.switch == leaf))
+        state = SwitchState("cumulus", leaf, config=change(lines), ports=ports)
+        phases = {BEFORE: _nvue_captures(state, ports)}
+        for rail in plan:
+            for switch, load in rail_loads(rail).items():
+                if switch == leaf:
+                    apply_load(state, load)
+        phases[AFTER] = _nvue_captures(state, ports)
+        for phase, captures in phases.items():
+            for tool, text in captures.items():
+                (folder / "switches" / leaf / phase / f"{tool}.txt").write_text(text)
+    switch_side = ("incast_ecn_marks", "incast_pfc_priority", "incast_lossless_drops")
+    on_leaves = [r for r in _results(folder) if r.check in switch_side and r.target.split(":")[0] in leaves]
+    edges = {r.receiver_port.target for r in plan if r.receiver_port.switch in leaves}
+    failed = {(r.check, r.target) for r in on_leaves if r.status == Status.FAIL}
+    assert failed == {(check, edge) for check in failing for edge in edges}, policy
+    assert all(r.status == Status.PASS for r in on_leaves if (r.check, r.target) not in failed), [
+        (r.check, r.target, r.status, r.message) for r in on_leaves if r.status != Status.PASS
+    ]
