@@ -402,29 +402,36 @@ def nic_cabling(fabric: Fabric, broken: set[str]) -> list[Problem]:
 
 def port_peers(fabric: Fabric, broken: set[str]) -> list[Problem]:
     """Each switch port's peer exists and points back; no two ports claim the same far end."""
+    # 1.3 million ports at 262,144 GPUs: a port's path is spelled only for a problem, and the ends
+    # as f-strings (what Peer.__str__ spells) without a call each.
     problems = []
     claimed: dict[str, str] = {}
     for switch in fabric.switches.values():
         for index, port in enumerate(switch.ports):
-            if port.peer is None or port.peer.device in broken:
+            peer = port.peer
+            if peer is None or peer.device in broken:
                 continue
-            path = f"{switch.name}.gpunet_ports[{index}].peer"
             me = f"{switch.name}:{port.name}"
-            far = str(port.peer)
+            far = f"{peer.device}:{peer.port}"
             if far in claimed:
                 problems.append(
-                    Problem(path, f"is already the peer of {claimed[far]}", far, "one cable per end")
+                    Problem(
+                        _peer_path(switch.name, index),
+                        f"is already the peer of {claimed[far]}",
+                        far,
+                        "one cable per end",
+                    )
                 )
                 continue
             claimed[far] = me
-            if port.peer.kind == "host":
-                problems.extend(_host_peer(fabric, path, me, port))
-            elif port.peer.kind == "switch":
-                problems.extend(_switch_peer(fabric, path, me, port))
+            if peer.kind == "host":
+                problems.extend(_host_peer(fabric, switch.name, index, me, port))
+            elif peer.kind == "switch":
+                problems.extend(_switch_peer(fabric, switch.name, index, me, port))
             else:
                 problems.append(
                     Problem(
-                        path,
+                        _peer_path(switch.name, index),
                         "names a device that is not in the inventory",
                         far,
                         "<gpu host>:<nic> or <switch>:<port>",
@@ -433,13 +440,20 @@ def port_peers(fabric: Fabric, broken: set[str]) -> list[Problem]:
     return problems
 
 
-def _host_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
+def _peer_path(switch: str, index: int) -> str:
+    return f"{switch}.gpunet_ports[{index}].peer"
+
+
+def _host_peer(fabric: Fabric, switch: str, index: int, me: str, port) -> list[Problem]:
     host = fabric.hosts[port.peer.device]
-    nic = next((n for n in host.nics if n.name == port.peer.port), None)
-    if nic is None:
+    wanted = port.peer.port
+    for nic in host.nics:
+        if nic.name == wanted:
+            break
+    else:
         return [
             Problem(
-                path,
+                _peer_path(switch, index),
                 f"names a NIC {host.name} does not have",
                 str(port.peer),
                 f"one of {', '.join(sorted({n.name for n in host.nics}))}",
@@ -448,7 +462,7 @@ def _host_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
     if f"{nic.switch}:{nic.switch_port}" != me:
         return [
             Problem(
-                path,
+                _peer_path(switch, index),
                 f"cabling disagrees: {host.name} {nic.name} says it is on {nic.switch}:{nic.switch_port}",
                 str(port.peer),
                 f"{host.name} {nic.name} with switch/switch_port {me}",
@@ -457,39 +471,39 @@ def _host_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
     return []
 
 
-def _switch_peer(fabric: Fabric, path: str, me: str, port) -> list[Problem]:
+def _switch_peer(fabric: Fabric, switch: str, index: int, me: str, port) -> list[Problem]:
     other = fabric.switches[port.peer.device]
     far_port = other.port(port.peer.port)
     if far_port is None:
         return [
             Problem(
-                path,
+                _peer_path(switch, index),
                 f"names a port {other.name} does not list",
                 str(port.peer),
                 f"a port in {other.name}.gpunet_ports",
             )
         ]
-    problems = []
-    if far_port.peer is None or str(far_port.peer) != me:
-        problems.append(
+    back = far_port.peer
+    if back is None or f"{back.device}:{back.port}" != me:
+        return [
             Problem(
-                path,
+                _peer_path(switch, index),
                 f"cabling disagrees: {other.name} {far_port.name} says its peer is "
                 f"{far_port.peer or 'nothing'}",
                 str(port.peer),
                 f"{other.name} {far_port.name} peer {me}",
             )
-        )
-    elif far_port.speed_gbps != port.speed_gbps:
-        problems.append(
+        ]
+    if far_port.speed_gbps != port.speed_gbps:
+        return [
             Problem(
-                path.removesuffix(".peer") + ".speed_gbps",
+                f"{switch}.gpunet_ports[{index}].speed_gbps",
                 f"differs from {port.peer}'s speed",
                 port.speed_gbps,
                 far_port.speed_gbps,
             )
-        )
-    return problems
+        ]
+    return []
 
 
 def leaf_rails(fabric: Fabric, broken: set[str]) -> list[Problem]:
