@@ -5,14 +5,13 @@ pinned Open MPI ports on the NCCL socket interface, the SSH key of roles/verify_
 An MPI program stands in for all_reduce_perf (no GPU here) at the path the nccl_tests role installs;
 it runs as the unprivileged login, and one node's nccl_env has other RDMA ports, so each rank must end
 with its own node's NCCL_IB_HCA (read as NCCL reads /etc/nccl.conf), never the first node's.
-Measured 63 s on 2 shared cores with the images built (lab up, base stage, trust, one run, down)."""
+Measured 73 s on 2 cores under a load of 4 on the shared lab (tests/e2e/conftest.py: base stage,
+trust, one run); 63 s, quieter, with a lab of its own (up and down included)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-from collections.abc import Iterator
 
 import pytest
 import yaml
@@ -30,30 +29,21 @@ OTHER_PORT_NODE = "gpu02"
 
 
 @pytest.fixture(scope="module")
-def lab() -> Iterator[LabPaths]:
-    if shutil.which("podman") is None:
-        pytest.skip("podman is not installed")
-    paths = LabPaths()
-    if paths.state_file.exists():
-        pytest.skip("a lab is already running here and this test would tear it down: `gpunet lab down` first")
-    up = run("gpunet", "lab", "up", timeout=600)
-    try:
-        assert up.returncode == 0, up.stderr
-        base = run("ansible-playbook", "playbooks/base.yml", "-i", INVENTORY)
-        assert base.returncode == 0
-        # One node's NICs on another RDMA port: its NCCL_IB_HCA differs from the others', as on a
-        # cluster whose nodes are not all cabled alike. The nccl_env role writes it, not the test.
-        other = run(
-            "ansible-playbook", "playbooks/base.yml", "-i", INVENTORY, "--tags", "nccl_env",
-            "--limit", OTHER_PORT_NODE, "-e", "nccl_env_ib_port=2",
-        )  # fmt: skip
-        assert other.returncode == 0
-        trust = run("ansible-playbook", "tests/e2e/mpi_trust.yml", "-i", INVENTORY)
-        assert trust.returncode == 0
-        assert all(h["failed"] == 0 for h in recap(trust.stdout).values())
-        yield paths
-    finally:
-        run("gpunet", "lab", "down", timeout=300)
+def mpi_lab(lab: LabPaths) -> LabPaths:
+    """The session's lab (tests/e2e/conftest.py) after the base stage and the MPI trust."""
+    base = run("ansible-playbook", "playbooks/base.yml", "-i", INVENTORY)
+    assert base.returncode == 0
+    # One node's NICs on another RDMA port: its NCCL_IB_HCA differs from the others', as on a
+    # cluster whose nodes are not all cabled alike. The nccl_env role writes it, not the test.
+    other = run(
+        "ansible-playbook", "playbooks/base.yml", "-i", INVENTORY, "--tags", "nccl_env",
+        "--limit", OTHER_PORT_NODE, "-e", "nccl_env_ib_port=2",
+    )  # fmt: skip
+    assert other.returncode == 0
+    trust = run("ansible-playbook", "tests/e2e/mpi_trust.yml", "-i", INVENTORY)
+    assert trust.returncode == 0
+    assert all(h["failed"] == 0 for h in recap(trust.stdout).values())
+    return lab
 
 
 def node_addresses() -> dict[str, str]:
@@ -66,8 +56,8 @@ def node_addresses() -> dict[str, str]:
 # Measured 2026-12-01: with --mca oob_tcp_dynamic_ipv4_ports <range> mpirun failed with EMFILE under
 # the lab's nofile=1024; without it (today's line) the four ranks ran. Open MPI 4.1 only warns about
 # an unset LD_LIBRARY_PATH.
-def test_verify_mpirun_line_runs_an_mpi_program_across_all_nodes(lab: LabPaths) -> None:
-    podman = Podman(lab.containers_conf)
+def test_verify_mpirun_line_runs_an_mpi_program_across_all_nodes(mpi_lab: LabPaths) -> None:
+    podman = Podman(mpi_lab.containers_conf)
     # As the verify stage does: only what every node's /etc/nccl.conf agrees on travels with -x.
     files = [podman.run("exec", f"gpunet-lab-{node}", "cat", "/etc/nccl.conf") for node in NODES]
     confs = [nccl_conf_variables(text) for text in files]

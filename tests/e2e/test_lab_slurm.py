@@ -18,7 +18,7 @@ import pytest
 
 from gpunet.lab.slurm import CONTROLLER_CONTAINER, HEALTH_CHECK_INTERVAL_S
 from tests.conftest import REPO_ROOT
-from tests.e2e.test_lab import INVENTORY, NODES, lab, recap, run  # noqa: F401  (lab: fixture)
+from tests.e2e.test_lab import INVENTORY, NODES, recap, run
 
 pytestmark = [pytest.mark.e2e, pytest.mark.podman]
 
@@ -80,7 +80,7 @@ def all_idle() -> bool:
     return not reasons() and states == [word for node in NODES for word in (node, "idle")]
 
 
-def test_slurm_drains_and_resumes_the_node_gpunet_judges(lab, tmp_path: Path) -> None:  # noqa: F811
+def test_slurm_drains_and_resumes_the_node_gpunet_judges(lab, tmp_path: Path) -> None:
     base = run("ansible-playbook", "playbooks/base.yml", "-i", INVENTORY)
     assert base.returncode == 0
     tarball = tmp_path / "gpunet.tar.gz"
