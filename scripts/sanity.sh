@@ -9,8 +9,11 @@
 # Offline from ci-files.testing.ansible.com: ansible-test bootstraps pip into each sanity virtualenv
 # with a get-pip script it downloads from there, unless the script is already in its cache
 # (~/.ansible/test/cache/get_pip_<version>.py). We put scripts/ansible-test-get-pip.py there; the
-# tests' pinned requirements still come from PyPI. HOME points at .cache/ansible-test-home so the
-# cache and the sanity virtualenvs (about 80 s to create once) stay with the project and are reused.
+# tests' pinned requirements still come from PyPI. HOME points at GPUNET_SANITY_HOME (default
+# ~/.cache/gpunet/ansible-test-home, outside the checkout) so the cache and the sanity virtualenvs
+# (about 100 s to create) are made once per machine and reused by every checkout and clean clone:
+# ansible-test keys each virtualenv by its Python and requirements, and makes a new one when they
+# change.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -26,7 +29,7 @@ else
     collection="$work/installed/ansible_collections/gpunet/fabric"
 fi
 
-export HOME="$here/.cache/ansible-test-home"
+export HOME="${GPUNET_SANITY_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/gpunet/ansible-test-home}"
 python_version="$(python -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
 pip_version="$(python - "$python_version" <<'PY'
 import sys

@@ -1,7 +1,7 @@
 """scripts/sanity.sh (the `make sanity` gate) fails when the collection has a defect ansible-test
 should find: one copy of the installed collection gets one planted defect per sanity test, and one
 ansible-test run must report each, naming the file. About 10 s with the sanity venvs cached in
-.cache/ansible-test-home (`make sanity` creates them; about 80 s the first time)."""
+~/.cache/gpunet/ansible-test-home (`make sanity` creates them; about 80 s the first time)."""
 
 from __future__ import annotations
 
