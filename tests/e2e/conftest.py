@@ -10,6 +10,7 @@ durations: lab up 15-19 s, down 4-5 s, a first site.yml 79 s against 41 s for a 
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 
 from gpunet.lab.paths import LabPaths
 from tests.conftest import REPO_ROOT
-from tests.e2e.test_lab import run
+from tests.e2e.test_lab import ALL_NODES_AT_ONCE, INVENTORY, run
 
 HERE = Path(__file__).parent
 LAST = "test_down_removes_everything"
@@ -47,3 +48,10 @@ def lab() -> Iterator[LabPaths]:
         yield paths
     finally:
         run("gpunet", "lab", "down", timeout=300)
+
+
+@pytest.fixture(scope="package")
+def first_deploy(lab: LabPaths) -> subprocess.CompletedProcess[str]:
+    """site.yml on the fresh lab, once: test_lab judges it, and the modules after it start from the
+    nodes it deployed instead of deploying them again."""
+    return run("ansible-playbook", "site.yml", "-i", INVENTORY, *ALL_NODES_AT_ONCE)

@@ -69,8 +69,8 @@ def recap(output: str) -> dict[str, dict[str, int]]:
     return totals
 
 
-def test_first_deploy_succeeds(lab: LabPaths) -> None:
-    done = run("ansible-playbook", "site.yml", "-i", INVENTORY, *ALL_NODES_AT_ONCE)
+def test_first_deploy_succeeds(first_deploy: subprocess.CompletedProcess[str]) -> None:
+    done = first_deploy
     assert done.returncode == 0
     hosts = recap(done.stdout)
     assert set(NODES) | set(SWITCHES) <= set(hosts), f"not every lab host was deployed: {sorted(hosts)}"
