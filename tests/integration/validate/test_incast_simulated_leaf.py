@@ -10,6 +10,8 @@ directly and around the traffic model's load under its intended/prod `nv set` li
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from gpunet.collect.switch_show import collect_switch_show
 from gpunet.lab.incast_traffic import simulate_incast
 from gpunet.lab.switchsim import SimOptions, SimulatorFleet
 from gpunet.lab.switchsim.state import SwitchState
+from gpunet.lab.switchsim.switch import SimulatedSwitch
 from gpunet.model.check import load_fabric
 from gpunet.model.fabric import Switch
 from gpunet.netdev.push import Connection
@@ -27,6 +30,21 @@ from gpunet.validate.parsers import parse
 from tests.conftest import REPO_ROOT
 
 LEAF = "leaf07"
+
+
+@contextmanager
+def simulated_leaf(
+    folder: Path, platform: str, name: str, **start: Any
+) -> Iterator[tuple[SimulatorFleet, SimulatedSwitch, Callable[[str], None]]]:
+    """One simulated leaf over real SSH (host key checked), and collect(phase): the incast phase's
+    switch collection run on it into `folder`, as verify_switch runs it."""
+    with SimulatorFleet() as fleet:
+        simulated = fleet.start(platform, name, options=SimOptions(password="pw"), **start)
+        known_hosts = folder / "known_hosts"
+        known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
+        switch = Switch(name, platform, "leaf", "127.0.0.1", simulated.port, (), mgmt_user="admin")
+        login = Connection("pw", host_key_checking=True, known_hosts=known_hosts)
+        yield fleet, simulated, lambda phase: collect_switch_show(switch, login, phase, folder)
 
 
 @pytest.mark.parametrize(
@@ -45,15 +63,10 @@ def test_the_collected_counters_move_as_the_policy_says(
         change(config)
     state_file = tmp_path / f"{LEAF}.state.json"
     SwitchState("sonic", LEAF, config=config, ports=sorted(config["PORT"])).save(state_file)
-    with SimulatorFleet() as fleet:
-        simulated = fleet.start("sonic", LEAF, options=SimOptions(password="pw"), state_file=state_file)
-        known_hosts = tmp_path / "known_hosts"
-        known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
-        switch = Switch(LEAF, "sonic", "leaf", "127.0.0.1", simulated.port, (), mgmt_user="admin")
-        login = Connection("pw", host_key_checking=True, known_hosts=known_hosts)
-        collect_switch_show(switch, login, BEFORE, tmp_path)
+    with simulated_leaf(tmp_path, "sonic", LEAF, state_file=state_file) as (_, _, collect):
+        collect(BEFORE)
         said = simulate_incast(plan, {LEAF: state_file})
-        collect_switch_show(switch, login, AFTER, tmp_path)
+        collect(AFTER)
     assert len(said) == 1 and "SIMULATED" in said[0], said
     rail = plan[0]
     edge = rail.receiver_port.port
@@ -89,13 +102,8 @@ def test_a_cumulus_leafs_path_ports_are_collected_per_port_as_nvue_json(tmp_path
     edge = next(p.port for p in path if p.role == "receiver-edge")
     senders = sorted({p.port for p in path if p.role == "sender-edge"})
     ports = sorted({p.port for p in path} | {"swp60"})  # swp60: on no path, never asked for
-    with SimulatorFleet() as fleet:
-        simulated = fleet.start("cumulus", CUMULUS_LEAF, options=SimOptions(password="pw"), ports=ports)
-        known_hosts = tmp_path / "known_hosts"
-        known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
-        switch = Switch(CUMULUS_LEAF, "cumulus", "leaf", "127.0.0.1", simulated.port, (), mgmt_user="admin")
-        login = Connection("pw", host_key_checking=True, known_hosts=known_hosts)
-        collect_switch_show(switch, login, BEFORE, tmp_path)
+    with simulated_leaf(tmp_path, "cumulus", CUMULUS_LEAF, ports=ports) as (fleet, simulated, collect):
+        collect(BEFORE)
 
         def load(state: SwitchState) -> None:
             state.counters[edge]["ecn_marked"] = [0, 0, 0, 52_113, 0, 0, 0, 0]
@@ -104,7 +112,7 @@ def test_a_cumulus_leafs_path_ports_are_collected_per_port_as_nvue_json(tmp_path
                 state.counters[port]["tx_pfc"] = [0, 0, 0, 1_520, 0, 0, 0, 0]
 
         fleet.call(load, simulated.state)
-        collect_switch_show(switch, login, AFTER, tmp_path)
+        collect(AFTER)
 
     def read(phase: str, tool: str) -> Any:
         return parse(tool, (tmp_path / "switches" / CUMULUS_LEAF / phase / f"{tool}.txt").read_text())
@@ -145,17 +153,10 @@ def test_a_simulated_incast_on_a_cumulus_leaf_moves_what_the_collection_reads(tm
     SwitchState(
         "cumulus", CUMULUS_LEAF, config=[x for x in lines if x], ports=sorted({p.port for p in path})
     ).save(state_file)
-    with SimulatorFleet() as fleet:
-        simulated = fleet.start(
-            "cumulus", CUMULUS_LEAF, options=SimOptions(password="pw"), state_file=state_file
-        )
-        known_hosts = tmp_path / "known_hosts"
-        known_hosts.write_text(fleet.known_hosts_line(simulated) + "\n")
-        switch = Switch(CUMULUS_LEAF, "cumulus", "leaf", "127.0.0.1", simulated.port, (), mgmt_user="admin")
-        login = Connection("pw", host_key_checking=True, known_hosts=known_hosts)
-        collect_switch_show(switch, login, BEFORE, tmp_path)
+    with simulated_leaf(tmp_path, "cumulus", CUMULUS_LEAF, state_file=state_file) as (_, _, collect):
+        collect(BEFORE)
         said = simulate_incast(plan, {CUMULUS_LEAF: state_file})
-        collect_switch_show(switch, login, AFTER, tmp_path)
+        collect(AFTER)
     assert len(said) == 1 and "SIMULATED" in said[0], said
     edge = plan[0].receiver_port.port
     senders = {p.port for p in plan[0].path if p.role == "sender-edge"}
