@@ -1,7 +1,8 @@
 """A canary QoS rollout in the lab (issue 31): playbooks/switches.yml -e gpunet_rollout=canary with
 leaf02 (Cumulus, rail 1) as the canary and the lab's four nodes behind it, previous intent from a
-Git copy of intended/lab. The lab cannot run the incast stage (no RDMA NIC on the nodes, no SONiC
-leaf for the traffic model: docs/validation.md), so the gate's traffic checks skip there and the
+Git copy of intended/lab. The lab cannot run the incast stage yet: leaf02's Cumulus has a traffic
+model (gpunet.lab.switchsim.traffic_nvue), but the nodes have no RDMA NIC and no perftest stand-in
+to drive it (docs/validation.md), so the gate's traffic checks skip there and the
 policy is judged by switch_ecn and switch_pfc on what the running simulator prints (`nv show qos
 roce`, built from its configured lines): ECN off on the lossless TC, and PFC on priority 4, are
 each stopped and leaf02 pushed back to v1; the rendered policy between them goes on to leaf01 and
