@@ -108,7 +108,8 @@ def _ecn_min_bytes(config: dict[str, Any], port: str, queue: int) -> int | None:
     return int(threshold) if threshold.isdigit() else 0
 
 
-def _add(state: SwitchState, port: str, counter: str, index: int, amount: int) -> None:
+def add_counter(state: SwitchState, port: str, counter: str, index: int, amount: int) -> None:
+    """Add `amount` to entry `index` of the port's eight-integer `counter` (made where absent)."""
     values = state.counters[port].setdefault(counter, [0] * 8)
     values[index] += amount
 
@@ -137,7 +138,7 @@ def apply_load(state: SwitchState, load: Load) -> Outcome:
     sent_gbps = min(load.offered_gbps, rate)
     stalled = _stalled_seconds(config, load, tc)
     sent = int(sent_gbps * 1e9 / 8 * (load.seconds - stalled) / PACKET_BYTES)
-    _add(state, load.egress, "tx_queue", queue, sent)
+    add_counter(state, load.egress, "tx_queue", queue, sent)
     excess_gbps = max(load.offered_gbps - rate, 0.0)
     backlog_bytes = excess_gbps * 1e9 / 8 * load.seconds
     marked, dropped, paused = 0, 0, []
@@ -145,14 +146,14 @@ def apply_load(state: SwitchState, load: Load) -> Outcome:
         threshold = _ecn_min_bytes(config, load.egress, queue)
         if threshold is not None and backlog_bytes > threshold:
             marked = int(sent * excess_gbps / load.offered_gbps)
-            _add(state, load.egress, "ecn_marked", queue, marked)
+            add_counter(state, load.egress, "ecn_marked", queue, marked)
         lossless = [port for port in ingress if tc in _pfc_priorities(config, port)]
         for port in lossless:
-            _add(state, port, "tx_pfc", tc, int(PAUSES_PER_SECOND * load.seconds))
+            add_counter(state, port, "tx_pfc", tc, int(PAUSES_PER_SECOND * load.seconds))
         paused = lossless
         if len(lossless) < len(ingress):  # the share entering by ports without PFC on the TC is lost
             dropped = int(backlog_bytes / PACKET_BYTES * (len(ingress) - len(lossless)) / len(ingress))
-            _add(state, load.egress, "tx_drop", queue, dropped)
+            add_counter(state, load.egress, "tx_drop", queue, dropped)
     storm, watchdog_dropped = _watchdog(state, config, load, tc, queue, stalled)
     return Outcome(tc, queue, rate, marked, tuple(paused), dropped, storm, watchdog_dropped)
 
@@ -171,22 +172,23 @@ def _watchdog(
     (a storm was detected, packets the watchdog dropped)."""
     if load.stall_seconds <= 0:
         return False, 0
-    _add(state, load.egress, "rx_pfc", tc, int(PAUSES_PER_SECOND * min(load.stall_seconds, load.seconds)))
+    paused_s = min(load.stall_seconds, load.seconds)
+    add_counter(state, load.egress, "rx_pfc", tc, int(PAUSES_PER_SECOND * paused_s))
     entry = _table(config, "PFC_WD").get(load.egress)
     if not stalled or not isinstance(entry, dict):
         return False, 0
     detection = _milliseconds(entry.get("detection_time"), DEFAULT_DETECTION_MS)
     if stalled * 1000 < detection:
         return False, 0
-    _add(state, load.egress, "pfc_wd_stuck", queue, 1)
+    add_counter(state, load.egress, "pfc_wd_stuck", queue, 1)
     dropped = 0
     if entry.get("action", "drop") == "drop":
         after_detection = stalled - detection / 1000
         dropped = int(load.offered_gbps * 1e9 / 8 * after_detection / PACKET_BYTES)
-        _add(state, load.egress, "pfc_wd_tx_drop", queue, dropped)
+        add_counter(state, load.egress, "pfc_wd_tx_drop", queue, dropped)
     restoration = _milliseconds(entry.get("restoration_time"), 2 * detection)
     if (load.seconds - stalled) * 1000 >= restoration:
-        _add(state, load.egress, "pfc_wd_recovered", queue, 1)
+        add_counter(state, load.egress, "pfc_wd_recovered", queue, 1)
     return True, dropped
 
 

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 
 from gpunet.lab.switchsim.state import SwitchState
-from gpunet.lab.switchsim.traffic import PACKET_BYTES, PAUSES_PER_SECOND, Load, Outcome
+from gpunet.lab.switchsim.traffic import PACKET_BYTES, PAUSES_PER_SECOND, Load, Outcome, add_counter
 
 GLOBAL = "default-global"
 _SPEED = re.compile(r"^(\d+)G$")
@@ -113,11 +113,6 @@ class NvueQos:
         return priority in profile["priorities"] and profile[direction] != "disable"  # type: ignore[operator]
 
 
-def _add(state: SwitchState, port: str, counter: str, index: int, amount: int) -> None:
-    values = state.counters[port].setdefault(counter, [0] * 8)
-    values[index] += amount
-
-
 def apply_nvue_load(state: SwitchState, load: Load) -> Outcome:
     """Move a Cumulus `state`'s counters as the `nv set` lines it holds say this load would.
     The Outcome's `tc` is the switch priority, its `queue` the traffic class."""
@@ -132,7 +127,7 @@ def apply_nvue_load(state: SwitchState, load: Load) -> Outcome:
     rate = qos.speed_gbps(load.egress)
     stalled = 0.0
     if load.stall_seconds > 0:
-        _add(
+        add_counter(
             state,
             load.egress,
             "rx_pfc",
@@ -142,7 +137,7 @@ def apply_nvue_load(state: SwitchState, load: Load) -> Outcome:
         if qos.pfc_covers(load.egress, priority, "rx"):
             stalled = min(load.stall_seconds, load.seconds)
     sent = int(min(load.offered_gbps, rate) * 1e9 / 8 * (load.seconds - stalled) / PACKET_BYTES)
-    _add(state, load.egress, "tx_queue", tc, sent)
+    add_counter(state, load.egress, "tx_queue", tc, sent)
     excess_gbps = max(load.offered_gbps - rate, 0.0)
     backlog_bytes = excess_gbps * 1e9 / 8 * load.seconds
     marked, dropped, paused = 0, 0, []
@@ -150,11 +145,11 @@ def apply_nvue_load(state: SwitchState, load: Load) -> Outcome:
         threshold = qos.ecn_min_bytes(load.egress, tc)
         if threshold is not None and backlog_bytes > threshold:
             marked = int(sent * excess_gbps / load.offered_gbps)
-            _add(state, load.egress, "ecn_marked", tc, marked)
+            add_counter(state, load.egress, "ecn_marked", tc, marked)
         paused = [port for port in ingress if qos.pfc_covers(port, priority, "tx")]
         for port in paused:
-            _add(state, port, "tx_pfc", priority, int(PAUSES_PER_SECOND * load.seconds))
+            add_counter(state, port, "tx_pfc", priority, int(PAUSES_PER_SECOND * load.seconds))
         if len(paused) < len(ingress):
             dropped = int(backlog_bytes / PACKET_BYTES * (len(ingress) - len(paused)) / len(ingress))
-            _add(state, load.egress, "tx_drop", tc, dropped)
+            add_counter(state, load.egress, "tx_drop", tc, dropped)
     return Outcome(priority, tc, rate, marked, tuple(paused), dropped)
