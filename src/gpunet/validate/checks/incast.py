@@ -38,6 +38,7 @@ from gpunet.validate.incast import (
     RailIncast,
     plan_from_document,
 )
+from gpunet.validate.parsers.cumulus_incast import QUEUE_DROP_FIELDS
 from gpunet.validate.results import Result, Status
 
 HW_COUNTERS = "rdma-hw-counters"
@@ -65,8 +66,6 @@ _NO_WATCHDOG_COUNTER = {
 NV_PFC = "cumulus-nv-show-interface-pfc-stats"
 NV_QUEUES = "cumulus-nv-show-interface-egress-queue-stats"
 NV_ROCE = "cumulus-nv-show-interface-roce-counters"
-# egress-queue-stats' drop counters of a traffic class, summed (each must stay +0).
-NV_DROP_FIELDS = ("red-dropped-packets", "tx-uc-buffer-discards", "wred-discards")
 
 
 def nv_port(parsed: dict[str, Any], port: str, tool: str) -> dict[str, Any]:
@@ -429,7 +428,7 @@ class IncastLosslessDrops(_IncastCheck):
                 continue
             delta = after - before
             self.measure(port.target, "incast_drop_packets", delta)
-            counter = " + ".join(NV_DROP_FIELDS) if platform == "cumulus" else "dropped packets"
+            counter = " + ".join(QUEUE_DROP_FIELDS) if platform == "cumulus" else "dropped packets"
             actual = f"{counter} {_signed(delta)} on queue {queue} ({port.role})"
             yield self.result(port.target, delta == 0, expected, actual)
         expected = "out_of_sequence +0 during the incast (no packet of the receiver's flows was lost)"
@@ -450,7 +449,7 @@ class IncastLosslessDrops(_IncastCheck):
             sums = []
             for parsed in self.switch_phases(port, NV_QUEUES):
                 row = nv_port(parsed, port.port, NV_QUEUES)["queues"].get(queue, {})
-                present = [row[name] for name in NV_DROP_FIELDS if name in row]
+                present = [row[name] for name in QUEUE_DROP_FIELDS if name in row]
                 sums.append(sum(present) if present else None)
             return sums[0], sums[1]
         if platform == "sonic":

@@ -37,7 +37,8 @@ from gpunet.validate.parsers.base import ParseError
 CLASSES = tuple(str(n) for n in range(8))  # schema-qos-sp-tc-pg-def: an integer 0..7, as a string
 PFC_FIELDS = ("rx-pause-frames", "rx-pause-duration", "tx-pause-frames", "tx-pause-duration")
 QUEUE_FIELDS = ("tx-frames", "tx-bytes", "red-dropped-packets", "tx-uc-buffer-discards", "wred-discards")
-# The drop counters of egress-queue-stats (each per traffic class).
+# The drop counters of egress-queue-stats, each per traffic class (incast_lossless_drops sums
+# them: each must stay +0).
 QUEUE_DROP_FIELDS = ("red-dropped-packets", "tx-uc-buffer-discards", "wred-discards")
 ROCE_GROUPS = {
     "rx-stats": ("rx-pfc-stats", "rx-roce-stats", "rx-non-roce-stats"),
