@@ -55,8 +55,9 @@ def collect_switch_show(switch: Switch, login: Connection, phase: str, artifacts
             path = folder / f"{tool}.txt"
             path.write_text(output if output.endswith("\n") else output + "\n")
             written.append(str(path))
-        for tool, template in port_commands(switch.platform, phase).items():
-            ports, why = path_ports(artifacts, switch.name)
+        per_port = port_commands(switch.platform, phase)
+        ports, why = path_ports(artifacts, switch.name) if per_port else ([], "")
+        for tool, template in per_port.items():
             if not ports:
                 forms[tool] = {"form": "not collected", "command": template, "why": why}
                 continue
