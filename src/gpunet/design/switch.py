@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from typing import Any
 
 from gpunet.design.classification import design_classification
@@ -41,8 +41,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         ecn=ecn,
         classification=classification,
     )
-    specifics = design.specifics(context)
-    noted = replace(context, specifics=specifics)  # the notes read them instead of computing them again
+    specifics = design.specifics(context)  # once: the notes read the same
     return {
         "name": switch.name,
         "platform": platform.name,
@@ -75,7 +74,7 @@ def design_switch(fabric: Fabric, switch: Switch) -> dict[str, Any]:
         platform.name: specifics,
         "notes": _mtu_notes(platform.name, ports, design.limits.max_mtu)
         + _lane_notes(model, ports)
-        + design.notes(noted)
+        + design.notes(context, specifics)
         + _ecn_notes(ecn),
     }
 

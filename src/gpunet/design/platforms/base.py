@@ -25,8 +25,6 @@ class DesignContext:
     pfc: dict[str, Any]
     ecn: dict[str, Any]
     classification: dict[str, Any] = field(default_factory=dict)
-    # The platform's specifics once design_switch has computed them, for the notes to read.
-    specifics: dict[str, Any] | None = None
 
 
 class PlatformDesign(ABC):
@@ -67,9 +65,7 @@ class PlatformDesign(ABC):
         """This OS's own section of the structured config (templates read it by platform name)."""
         return {}
 
-    def specifics_of(self, context: DesignContext) -> dict[str, Any]:
-        """The specifics `context` carries, else computed (the notes read them: once a switch)."""
-        return context.specifics if context.specifics is not None else self.specifics(context)
-
-    def notes(self, context: DesignContext) -> list[str]:
+    def notes(self, context: DesignContext, specifics: dict[str, Any]) -> list[str]:
+        """Notes for the reviewer; `specifics` is what specifics(context) returned (computed once a
+        switch, by design_switch)."""
         return []

@@ -81,8 +81,7 @@ class CumulusDesign(PlatformDesign):
             },
         }
 
-    def notes(self, context: DesignContext) -> list[str]:
-        specifics = self.specifics_of(context)
+    def notes(self, context: DesignContext, specifics: dict[str, Any]) -> list[str]:
         watchdog = specifics["watchdog"]
         return [
             "PFC headroom is left to the switch: each PFC profile carries the cable length, and NVIDIA "

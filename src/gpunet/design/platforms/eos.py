@@ -47,7 +47,7 @@ class EosDesign(PlatformDesign):
             raise ValueError(f"hardware model {context.model.name} has no eos_queue_keyword")
         return {"queue_keyword": keyword, "asic_family": context.model.asic_family}
 
-    def notes(self, context: DesignContext) -> list[str]:
+    def notes(self, context: DesignContext, specifics: dict[str, Any]) -> list[str]:
         keyword = context.model.eos_queue_keyword
         notes = [
             "EOS sizes PFC headroom itself; the computed values below are for review and are not rendered.",

@@ -115,8 +115,7 @@ class JunosDesign(PlatformDesign):
             "channelized": _channelized(context.ports) if flavour == "evo" else [],
         }
 
-    def notes(self, context: DesignContext) -> list[str]:
-        specifics = self.specifics_of(context)
+    def notes(self, context: DesignContext, specifics: dict[str, Any]) -> list[str]:
         notes = [
             "Junos derives PFC headroom from the congestion-notification profile's cable length and the "
             f"lossless code point's pfc mru ({specifics['mru']}); the computed values below show what to "

@@ -55,10 +55,10 @@ class NxosDesign(PlatformDesign):
             "breakouts": _breakouts(context.ports),
         }
 
-    def notes(self, context: DesignContext) -> list[str]:
+    def notes(self, context: DesignContext, specifics: dict[str, Any]) -> list[str]:
         return (
             [
-                _pause_note(self.specifics_of(context)["system_headroom"]),
+                _pause_note(specifics["system_headroom"]),
                 "PFC watchdog: polling interval and shutdown multiplier are rendered (detect time in whole "
                 "intervals, rounded up). The restore is left to the switch's default: Cisco documents an "
                 "auto-restore/fixed-restore multiplier (NX-API fixedRestoreMultiplier) but no source in hand "
@@ -71,7 +71,7 @@ class NxosDesign(PlatformDesign):
                     "the interface's configuration removed when it runs (NX-API reference, Configuring "
                     "Breakout on High-Bandwidth Interfaces); push it in a maintenance window."
                 ]
-                if self.specifics_of(context)["breakouts"]
+                if specifics["breakouts"]
                 else []
             )
             + []

@@ -98,8 +98,7 @@ class SonicDesign(PlatformDesign):
             },
         }
 
-    def notes(self, context: DesignContext) -> list[str]:
-        specifics = self.specifics_of(context)
+    def notes(self, context: DesignContext, specifics: dict[str, Any]) -> list[str]:
         model = context.model
         if specifics["buffer_model"] == "dynamic":
             notes = [
