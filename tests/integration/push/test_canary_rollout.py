@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from gpunet.lab.switchsim import SimulatorFleet
 from gpunet.lab.switchsim.state import SwitchState
 from gpunet.lab.switchsim.traffic import apply_load, rail_loads
 from gpunet.model.check import load_fabric
@@ -82,12 +81,6 @@ def canary(lab: dict, tmp_path: Path, gate: str, name: str, *extra: str) -> subp
         "-e", "switches_rollout_gate_hosts=gpu01,gpu02,gpu03,gpu04",
         *extra,
     )  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def fleet():
-    with SimulatorFleet() as running:
-        yield running
 
 
 @pytest.fixture(scope="module")
