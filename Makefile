@@ -19,9 +19,14 @@ lint: setup
 # changes how the in-process inventory loader reports broken sources (tests/unit/model), while the
 # loader parity tests leave state that hides those filters. Run them apart, as separate processes.
 # --durations: the CI log lists the slowest tests, what to look at when the run nears its 45 minutes.
+# Two xdist workers: the lab's e2e modules run on one (tests/conftest.py keeps what shares the lab,
+# or one module's fixtures, on one worker, in file order) while the other runs everything else,
+# much of which waits on simulators and subprocesses rather than on a core. No reordering: the lab,
+# the longest group, is collected first and so starts first.
+PYTEST_WORKERS ?= 2
 pytest: setup
 	scripts/build-base-image.sh
-	pytest --ignore=tests/unit/roles --durations=40
+	pytest -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --ignore=tests/unit/roles --durations=40
 	pytest tests/unit/roles
 
 molecule: setup

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -27,3 +28,37 @@ def samples_dir() -> Path:
 def sample_files(pattern: str) -> list[Path]:
     """Sample files for parametrising tests; empty (so the tests skip) when the folder is absent."""
     return sorted(SAMPLES_DIR.glob(pattern)) if SAMPLES_DIR.is_dir() else []
+
+
+# pytest-xdist (`make pytest` runs two workers, --dist loadgroup): which tests must share one
+# worker, in order. A module's tests stay together so its module- and package-scoped fixtures
+# (a simulator fleet, a first push, the lab) are made once. The lab's modules share one lab that
+# `gpunet lab up` names globally (containers, networks, .lab/, inventories/lab/generated/), and
+# the Slurm test builds the same lab images, so they run one after another on one worker; the
+# package tests share .cache/quickstart-wheelhouse, which they fill without a lock.
+SHARED_GROUPS = {
+    "tests/e2e/": "lab",
+    "tests/integration/ops/test_slurm_healthcheck.py": "lab",
+    "tests/integration/package/": "package",
+}
+
+
+def xdist_group_of(relative_path: str) -> str:
+    for prefix, group in SHARED_GROUPS.items():
+        if relative_path.startswith(prefix):
+            return group
+    return relative_path
+
+
+# An xdist worker starts with COLUMNS=80 in its environment, which a plain pytest run does not
+# have: the CLIs' tables (shutil.get_terminal_size) would fold at 80 columns there and not here.
+if "PYTEST_XDIST_WORKER" in os.environ:
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        relative = item.path.relative_to(config.rootpath).as_posix()
+        item.add_marker(pytest.mark.xdist_group(xdist_group_of(relative)))
