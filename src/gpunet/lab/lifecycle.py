@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpunet.lab import nodes, slurm, switches
+from gpunet.lab import nodes, slurm, switches, traffic_folder
 from gpunet.lab.errors import LabError
 from gpunet.lab.images import ensure_images
 from gpunet.lab.inventory import remove_generated_inventory, write_generated_inventory
@@ -20,19 +20,24 @@ from gpunet.lab.podman import Podman
 from gpunet.lab.state import LabState
 from gpunet.model.check import check_inventory
 from gpunet.model.errors import InventoryInvalidError
+from gpunet.model.fabric import Fabric
 
 Say = Callable[[str], None]
 # Committed in inventories/lab/group_vars/switches/connection.yml; the simulators accept it.
 SWITCH_USERNAME = "admin"
 
 
-def load_plan(paths: LabPaths) -> LabPlan:
+def load_fabric(paths: LabPaths) -> Fabric:
     result = check_inventory(paths.inventory)
     if result.fabric is None:
         raise LabError(
             f"the lab inventory {paths.inventory} is invalid:\n" + "\n".join(str(p) for p in result.problems)
         )
-    return plan_lab(result.fabric)
+    return result.fabric
+
+
+def load_plan(paths: LabPaths) -> LabPlan:
+    return plan_lab(load_fabric(paths))
 
 
 def up(paths: LabPaths, say: Say) -> LabState:
@@ -40,7 +45,8 @@ def up(paths: LabPaths, say: Say) -> LabState:
     remove_generated_inventory(paths)
     # Containers may be new ones with the old names: the first site.yml gathers their facts again.
     shutil.rmtree(paths.fact_cache, ignore_errors=True)
-    plan = load_plan(paths)
+    fabric = load_fabric(paths)
+    plan = plan_lab(fabric)
     podman = Podman(paths.containers_conf)
     images = ensure_images(podman, paths, say)
     public_key = nodes.ensure_ssh_key(paths.ssh_key)
@@ -53,8 +59,10 @@ def up(paths: LabPaths, say: Say) -> LabState:
     say(f"NTP server {plan.ntp_container} at {plan.ntp_address}")
     nodes.ensure_ntp_server(podman, plan, images.ntp)
     state.ntp_address = str(plan.ntp_address)
+    # Before the nodes (their bind mount) and the simulators (they serve it): the incast SIMULATION.
+    traffic_folder.prepare(paths.traffic_dir, fabric)
     for node in plan.nodes:
-        nodes.ensure_node(podman, plan, node, images)
+        nodes.ensure_node(podman, plan, node, images, paths.traffic_dir)
     for node in plan.nodes:
         host_key = nodes.wait_for_sshd(podman, node)
         nodes.authorize_key(podman, node, public_key)

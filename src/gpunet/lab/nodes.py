@@ -54,7 +54,13 @@ def ensure_ntp_server(podman: Podman, plan: LabPlan, image: str) -> None:
     )
 
 
-def ensure_node(podman: Podman, plan: LabPlan, node: LabNode, images: LabImages) -> None:
+def ensure_node(
+    podman: Podman, plan: LabPlan, node: LabNode, images: LabImages, traffic_dir: Path | None = None
+) -> None:
+    """`traffic_dir`: bind-mounted at traffic_folder.MOUNT, the lab's incast SIMULATION folder."""
+    from gpunet.lab.traffic_folder import MOUNT
+
+    volumes = ["--volume", f"{traffic_dir}:{MOUNT}"] if traffic_dir is not None else []
     networks = ["--network", plan.mgmt.name]
     for interface in node.interfaces:
         networks += [
@@ -73,6 +79,7 @@ def ensure_node(podman: Podman, plan: LabPlan, node: LabNode, images: LabImages)
             "NET_ADMIN",
             "--security-opt",
             "unmask=/proc/sys",
+            *volumes,
             *networks,
             images.node,
         ],

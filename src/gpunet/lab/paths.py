@@ -51,6 +51,12 @@ class LabPaths:
         return self.state_dir / "switches"
 
     @property
+    def traffic_dir(self) -> Path:
+        """The incast SIMULATION's exchange folder, bind-mounted into every node
+        (gpunet.lab.traffic_folder; the switch simulators serve it)."""
+        return self.state_dir / "traffic"
+
+    @property
     def fact_cache(self) -> Path:
         """ansible.cfg's fact_caching_connection: facts of this lab's containers, stale once they go."""
         return self.root / ".cache" / "ansible-facts"

@@ -23,6 +23,8 @@ LOOPBACK = "127.0.0.1"
 START_TIMEOUT_S = 20.0
 # Written by `lab up` (gpunet.lab.nodes.host_link_devices): which veth carries each host NIC's LLDP.
 LLDP_WIRES_FILE = "lldp-wires.json"
+# The lab's traffic folder (gpunet.lab.traffic_folder), beside the switches' folder in the state dir.
+TRAFFIC_DIR = "traffic"
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,7 @@ def start_switch(
     state_file = workdir / f"{switch.name}.state.json"
     log_file = workdir / f"{switch.name}.log"
     wires = workdir / LLDP_WIRES_FILE
+    traffic = workdir.parent / TRAFFIC_DIR
     if not state_file.exists():
         seed_state(switch, state_file)
     else:
@@ -139,6 +142,7 @@ def start_switch(
         f"--username={username}",
         f"--password={password}",
         *([f"--lldp-wires={wires}"] if wires.is_file() else []),
+        *([f"--traffic-dir={traffic}"] if traffic.is_dir() else []),
         *(faults or []),
     ]  # fmt: skip
     with log_file.open("ab") as log:

@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from gpunet.extras import EXIT_MISSING_EXTRA, require_extra
 from gpunet.platforms import known_platforms
@@ -69,6 +70,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="JSON {host: {netdev: device}}: send real LLDP frames out of each device for the port "
         "cabled to that host NIC (the lab's veths; needs CAP_NET_RAW)",
     )
+    parser.add_argument(
+        "--traffic-dir",
+        type=Path,
+        metavar="FOLDER",
+        help="serve the lab's simulated incast requests in FOLDER whose receiver is cabled to this "
+        "switch (gpunet.lab.traffic_folder; a SIMULATION)",
+    )
     parser.add_argument("--fail-login", action="store_true", help="refuse every login")
     parser.add_argument(
         "--no-reconnect", action="store_true", help="after a config change, new logins hang (cut management)"
@@ -100,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
             f"gpunet switchsim: --lldp-neighbour {bad[0]}: expected PORT=DEVICE:PORT or PORT=",
             file=sys.stderr,
         )
+        return EXIT_USAGE
+    if args.traffic_dir is not None and args.count > 1:
+        print("gpunet switchsim: --traffic-dir takes one switch (--count 1)", file=sys.stderr)
         return EXIT_USAGE
     if args.state is not None and args.count > 1:
         print("gpunet switchsim: --state takes one switch (--count 1)", file=sys.stderr)
@@ -155,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
                 from gpunet.lab.switchsim.lldp_wire import LldpWire
 
                 LldpWire(switch, wires, lambda line: print(line, flush=True)).start(stop)
+            if args.traffic_dir is not None:
+                threading.Thread(
+                    target=serve_traffic, args=(fleet, switch, args.traffic_dir, stop), daemon=True
+                ).start()
         stop.wait()
     except OSError as error:
         print(f"gpunet switchsim: cannot listen on 127.0.0.1:{args.port}: {error}", file=sys.stderr)
@@ -164,3 +179,26 @@ def run(args: argparse.Namespace) -> int:
     finally:
         fleet.stop()
     return 0
+
+
+TRAFFIC_POLL_S = 0.2
+
+
+def serve_traffic(fleet: Any, switch: Any, folder: Path, stop: threading.Event) -> None:
+    """Poll the lab's traffic folder for this switch's incast requests (SIMULATION) until `stop`;
+    the load is applied on the simulator loop, where the switch's state changes."""
+    from gpunet.lab.traffic_folder import serve
+
+    def once() -> list[str]:
+        said = serve(folder, switch.state.hostname, switch.state)
+        if said:
+            switch.persist()
+        return said
+
+    while not stop.wait(TRAFFIC_POLL_S):
+        try:
+            said = fleet.call(once)
+        except Exception as error:  # a bad request must not stop the switch
+            said = [f"traffic: {type(error).__name__}: {error}"]
+        for line in said:
+            print(f"traffic: {line}", flush=True)
