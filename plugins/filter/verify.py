@@ -79,8 +79,8 @@ def verify_incast_jobs(plan: Any, host: str, gid_indexes: Any = None) -> dict[st
     return incast_jobs.host_jobs(to_plain(plan), host, indexes)
 
 
-def verify_incast_counters(phase: str) -> list[dict[str, Any]]:
-    return [incast_jobs.hw_counters_command(str(phase))]
+def verify_incast_counters(phase: str, root: Any = None) -> list[dict[str, Any]]:
+    return [incast_jobs.hw_counters_command(str(phase), str(root or incast_jobs.SYSFS_ROOT))]
 
 
 def verify_incast_outputs(results: Any) -> dict[str, str]:

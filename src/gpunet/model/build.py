@@ -373,6 +373,7 @@ def _gpu_host(
                 gpus=hardware.get("gpus", True),
                 rdma_nics=hardware.get("rdma_nics", True),
                 reason=hardware.get("reason", ""),
+                simulated_incast=hardware.get("simulated_incast", False),
             ),
             roce_host_knobs=dict(knobs or {}),
         ),

@@ -153,6 +153,9 @@ class Hardware:
     gpus: bool = True
     rdma_nics: bool = True
     reason: str = ""
+    # LAB only (gpunet lab): the incast stage runs against the lab's SIMULATION although rdma_nics
+    # is false (gpunet.lab.traffic_folder); every other RDMA stage and check still skips.
+    simulated_incast: bool = False
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,9 @@ class HostExpectation:
     has_rdma_nics: bool
     hardware_reason: str
     nics: list[NicExpectation]
+    # gpunet_hardware.simulated_incast: the incast stage ran against the lab's SIMULATION (a
+    # host without RDMA NICs whose incast checks are judged). False in older manifests.
+    simulated_incast: bool = False
     # The MTU roce_host sets on this host's RDMA netdevs: the host's roce_host_mtu where the
     # inventory sets one, else the fabric's host_mtu; 0: roce_host leaves it alone. None: older manifests.
     mtu: int | None = None
@@ -219,6 +222,7 @@ def _host_expectation(host: GpuHost, fabric: Fabric) -> HostExpectation:
         has_gpus=host.hardware.gpus,
         has_rdma_nics=host.hardware.rdma_nics,
         hardware_reason=host.hardware.reason,
+        simulated_incast=host.hardware.simulated_incast,
         nics=_nic_expectations(host, fabric),
         mtu=host.roce_host_knobs.get("roce_host_mtu", fabric.host_mtu),
     )

@@ -607,3 +607,30 @@ def test_a_plan_folder_leading_out_is_not_read(
     results = _results(folder)
     assert {r.status for r in results} == {Status.ERROR}
     assert all("leads out of the artifacts folder" in r.message for r in results)
+
+
+@pytest.mark.parametrize(
+    ("platform", "judged"),
+    [("cumulus", True), ("sonic", True), ("nxos", False), ("eos", False), ("junos", False)],
+)
+def test_a_simulated_rail_is_judged_where_its_leaf_has_a_traffic_model(
+    tmp_path: Path, prod: tuple[Manifest, list[RailIncast]], platform: str, judged: bool
+) -> None:
+    """gpunet_hardware.simulated_incast (the lab): hosts without RDMA NICs whose incast is the lab's
+    SIMULATION are judged on a SONiC or Cumulus leaf, and skipped, naming why, on the others."""
+    manifest, plan = prod
+    rail = _rail(plan, platform, manifest)
+    reason = "lab container: no GPU or RDMA NIC"
+    hosts = dict(manifest.hosts)
+    for name in (rail.receiver, *(s.host for s in rail.senders)):
+        hosts[name] = replace(hosts[name], has_rdma_nics=False, hardware_reason=reason, simulated_incast=True)
+    results = _results(_artifacts(tmp_path, replace(manifest, hosts=hosts), plan, Incast()))
+    mine = [r for r in results if r.target == rail.receiver_target]
+    assert {r.check for r in mine} >= {"incast_cnp", "incast_bandwidth"}
+    skipped = [r for r in mine if r.status == Status.SKIPPED]
+    if judged:
+        assert not skipped and {r.status for r in mine} == {Status.PASS}, [(r.check, r.message) for r in mine]
+    else:
+        assert skipped == mine
+        why = f"SIMULATION models SONiC and Cumulus leaves, and {rail.receiver_port.switch} is {platform}"
+        assert all(why in r.message for r in mine)

@@ -16,7 +16,7 @@ from gpunet.model.crosschecks import INCAST_PORTS_PER_RAIL
 from gpunet.validate.cli import main
 from gpunet.validate.collect_plan import PERFTEST_BASE_PORT
 from gpunet.validate.incast import AFTER, BEFORE, PLAN_FILE, incast_plan, plan_document
-from gpunet.validate.incast_jobs import client_outputs, host_jobs, hw_counters_command
+from gpunet.validate.incast_jobs import HW_COUNTERS_SCRIPT, client_outputs, host_jobs, hw_counters_command
 from tests.conftest import REPO_ROOT
 from tests.unit.validate.test_limit_and_collection import MINIMAL, _fake_runner
 
@@ -82,6 +82,34 @@ def test_the_nic_counters_are_read_per_phase(phase: str, file: str) -> None:
     command = hw_counters_command(phase)
     assert command["file"] == file
     assert command["argv"][:2] == ["sh", "-c"] and "hw_counters" in command["argv"][2]
+
+
+def test_the_counters_under_another_root_are_what_the_parser_reads(tmp_path: Path) -> None:
+    """verify_incast_sysfs_root: the lab's SIMULATION tree (gpunet lab up writes it) read by the
+    same grep, and parsed as sysfs is."""
+    import subprocess
+
+    from gpunet.lab.traffic_folder import prepare
+    from gpunet.model.check import load_fabric
+    from gpunet.validate.parsers import parse
+
+    assert hw_counters_command(AFTER)["argv"][2] == HW_COUNTERS_SCRIPT  # the default: sysfs
+    prepare(tmp_path, load_fabric(REPO_ROOT / "inventories" / "lab"))
+    root = tmp_path / "hosts" / "gpu02" / "infiniband"
+    argv = hw_counters_command(AFTER, str(root))["argv"]
+    printed = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    parsed = parse("rdma-hw-counters", printed)
+    assert sorted(parsed["devices"]) == ["mlx5_0", "mlx5_1"]
+    assert parsed["devices"]["mlx5_1"]["1"]["np_ecn_marked_roce_packets"] == 0
+
+
+@pytest.mark.parametrize(
+    "root",
+    ["/sys/class/net", "run/gpunet-lab-traffic/infiniband", "/tmp/a b/infiniband", "/x;rm/infiniband"],
+)
+def test_a_root_the_parser_would_not_read_is_refused(root: str) -> None:
+    with pytest.raises(ValueError, match="verify_incast_sysfs_root"):
+        hw_counters_command(AFTER, root)
 
 
 def test_an_unknown_phase_is_refused() -> None:

@@ -64,3 +64,36 @@ def test_a_damaged_capture_is_refused_naming_the_line(case: str, change, reason:
     with pytest.raises(ParseError) as caught:
         parse("rdma-hw-counters", change(CAPTURE))
     assert reason in str(caught.value), case
+
+
+LAB_ROOT = "/run/gpunet-lab-traffic/hosts/gpu02/infiniband"
+
+
+def test_a_capture_under_another_root_is_read_as_sysfs_is() -> None:
+    """verify_incast_sysfs_root (the lab's SIMULATION tree): the same lines under another folder."""
+    parsed = parse("rdma-hw-counters", CAPTURE.replace(SYSFS, LAB_ROOT))
+    assert parsed == parse("rdma-hw-counters", CAPTURE)
+
+
+@pytest.mark.parametrize(
+    ("case", "capture", "reason"),
+    [
+        (
+            "two roots in one capture",
+            CAPTURE.replace(
+                f"{SYSFS}/mlx5_1/ports/1/hw_counters/rp", f"{LAB_ROOT}/mlx5_1/ports/1/hw_counters/rp"
+            ),
+            f"line 6: counters under {LAB_ROOT}, the lines before under {SYSFS}",
+        ),
+        (
+            "a root not ending in infiniband",
+            CAPTURE.replace(SYSFS, "/run/lab/hosts/gpu02"),
+            "line 2",
+        ),
+        ("a relative root", CAPTURE.replace(SYSFS, "class/infiniband"), "line 2"),
+    ],
+)
+def test_a_capture_whose_roots_do_not_fit_is_refused(case: str, capture: str, reason: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse("rdma-hw-counters", capture)
+    assert reason in str(caught.value), case

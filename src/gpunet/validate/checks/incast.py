@@ -105,12 +105,25 @@ class _IncastCheck(Check):
 
     def without_rdma(self, rail: RailIncast) -> Result | None:
         """Skipped, per rail, where a host of it has no RDMA NIC in the inventory (a lab container):
-        the stage ran no traffic there, so a missing counter file is no error."""
+        the stage ran no traffic there, so a missing counter file is no error. A lab host with
+        gpunet_hardware.simulated_incast ran the lab's SIMULATION instead, which is judged where the
+        receiver's leaf has a traffic model (SIMULATED_PLATFORMS) and skipped elsewhere."""
+        simulated = False
         for name in (rail.receiver, *(sender.host for sender in rail.senders)):
             host = self.manifest.hosts.get(name)
             if host is not None and not host.has_rdma_nics:
+                if host.simulated_incast:
+                    simulated = True
+                    continue
                 why = f"{name}: {host.hardware_reason or 'inventory declares no rdma nics'}"
                 return self.skipped(rail.receiver_target, self.description, why)
+        platform = self.platform(rail.receiver_port)
+        if simulated and platform not in SIMULATED_PLATFORMS:
+            why = (
+                f"rail {rail.rail}: the lab's incast SIMULATION models SONiC and Cumulus leaves, and"
+                f" {rail.receiver_port.switch} is {platform or 'not in the manifest'}"
+            )
+            return self.skipped(rail.receiver_target, self.description, why)
         return None
 
     @abstractmethod
@@ -177,6 +190,12 @@ class _IncastCheck(Check):
     def no_counter_reason(self, port: PathPort, missing: dict[str, str]) -> str:
         """Why a path port's counter is not judged: its OS has none collected, or the switch is unknown."""
         return missing.get(self.platform(port) or "", f"switch {port.switch} is not in the manifest")
+
+
+# The platforms the lab's traffic model moves counters on (gpunet.lab.switchsim.traffic.apply_load
+# refuses the others): where a rail's hosts are simulated (gpunet_hardware.simulated_incast), only
+# these leaves give it evidence.
+SIMULATED_PLATFORMS = ("sonic", "cumulus")
 
 
 def read_plan(root: Any) -> list[RailIncast] | None:
