@@ -49,8 +49,10 @@ def simulator_code_digest(workdir: Path | None = None) -> str:
     wires = workdir / LLDP_WIRES_FILE if workdir is not None else None
     if wires is not None and wires.is_file():
         digest.update(wires.read_bytes())
-    for folder in ("lab/switchsim", "grammar"):
-        for path in sorted((package / folder).rglob("*")):
+    # lab/traffic_folder.py: the simulators serve the lab's incast SIMULATION with it (--traffic-dir).
+    for folder in ("lab/switchsim", "grammar", "lab/traffic_folder.py"):
+        found = [package / folder] if (package / folder).is_file() else (package / folder).rglob("*")
+        for path in sorted(found):
             if path.is_file() and path.suffix in {".py", ".yml", ".yaml", ".json"}:
                 digest.update(path.relative_to(package).as_posix().encode())
                 digest.update(path.read_bytes())

@@ -207,12 +207,8 @@ def _run_group(
         nic_wiring = own[request.name] or {}
         if nic_wiring["switch"] == switch:
             ingress.append(str(nic_wiring["port"]))
-        else:  # behind another leaf: it enters by this leaf's ports cabled to a switch
-            ingress += [
-                port
-                for port, far in sorted(state.neighbours.items())
-                if far and far[0] in _switches(wired) and far[0] != switch
-            ]
+        else:  # behind another leaf: it enters by this leaf's uplinks (cabled to no lab host)
+            ingress += [port for port, far in sorted(state.neighbours.items()) if far and far[0] not in wired]
     offered = float(sum(int((own[r.name] or {})["gbps"]) for r in senders))
     seconds = max(r.seconds for r in senders)
     tclass = senders[0].tclass or 0

@@ -174,6 +174,26 @@ def test_what_cannot_be_simulated_is_answered_with_an_error(
     assert receiver == dict.fromkeys(traffic_folder.NIC_COUNTERS, 0), case
 
 
+def test_a_sender_behind_another_leaf_enters_by_the_uplinks(
+    tmp_path: Path, fabric: Any, rail1: RailIncast
+) -> None:
+    traffic_folder.prepare(tmp_path, fabric)
+    wiring = json.loads((tmp_path / traffic_folder.WIRING).read_text())
+    far = rail1.senders[-1]
+    wiring[far.host][far.nic] |= {"switch": "leaf09", "port": "swp9"}
+    (tmp_path / traffic_folder.WIRING).write_text(json.dumps(wiring))
+    state = leaf02()
+    state.neighbours = {"swp2": ["gpu02", "rail1"], "swp3": ["gpu03", "rail1"]}
+    state.neighbours["swp32"] = ["spine01", "Ethernet2"]
+    listening(tmp_path, rail1)
+    now = time.time()
+    for sender in rail1.senders:
+        request(tmp_path, rail1, sender, now)
+    said = traffic_folder.serve(tmp_path, "leaf02", state, now)
+    assert len(said) == 1 and "pauses from swp3, swp32," in said[0], said
+    assert state.counters["swp32"]["tx_pfc"][3] > 0 and state.counters["swp4"]["tx_pfc"][3] == 0
+
+
 def test_another_leafs_receivers_are_left_to_its_simulator(
     tmp_path: Path, fabric: Any, rail1: RailIncast
 ) -> None:
@@ -291,3 +311,25 @@ def test_the_leafs_simulator_process_serves_the_folder_beside_its_own(
     finally:
         switches.stop_switch(running)
     assert "traffic: leaf02: incast into gpu02:mlx5_1" in Path(running.log_file).read_text()
+
+
+@pytest.mark.parametrize(
+    ("edited", "restarts"),
+    [("lab/traffic_folder.py", True), ("lab/switchsim/server.py", True), ("lab/nodes.py", False)],
+)
+def test_lab_up_restarts_the_simulators_when_the_code_they_serve_with_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edited: str, restarts: bool
+) -> None:
+    """The simulators import traffic_folder for --traffic-dir: a change to it is a change of their code."""
+    import gpunet
+    from gpunet.lab import switches
+
+    package = tmp_path / "gpunet"
+    files = ("__init__.py", "lab/traffic_folder.py", "lab/switchsim/server.py", "lab/nodes.py", "grammar/a")
+    for name in files:
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text("x = 1\n")
+    monkeypatch.setattr(gpunet, "__file__", str(package / "__init__.py"))
+    before = switches.simulator_code_digest()
+    (package / edited).write_text("x = 2\n")
+    assert (switches.simulator_code_digest() != before) is restarts
