@@ -75,6 +75,18 @@ def listening(folder: Path, rail: RailIncast) -> None:
         (folder / "servers" / entry).write_text("{}")
 
 
+def requests_made(
+    folder: Path, rail: RailIncast, senders: int | None = None, to: RailIncast | None = None
+) -> float:
+    """The receiver's servers listening and the first `senders` senders' requests (all by default),
+    addressed to `to`'s receiver if given; returns the time they were made."""
+    listening(folder, rail)
+    now = time.time()
+    for sender in rail.senders[:senders]:
+        request(folder, to or rail, sender, now)
+    return now
+
+
 def outcome(folder: Path, sender: Any) -> dict[str, Any] | None:
     path = folder / "outcomes" / traffic_folder.entry_name(sender.host, sender.nic, sender.port)
     return json.loads(path.read_text()) if path.is_file() else None
@@ -105,10 +117,7 @@ def test_a_receivers_group_runs_the_policy_the_leaf_holds(
 ) -> None:
     traffic_folder.prepare(tmp_path, fabric)
     state = leaf02(change)
-    listening(tmp_path, rail1)
-    now = time.time()
-    for sender in rail1.senders:
-        request(tmp_path, rail1, sender, now)
+    now = requests_made(tmp_path, rail1)
     said = traffic_folder.serve(tmp_path, "leaf02", state, now)
     assert len(said) == 1 and "SIMULATED 200 Gb/s into 100 Gb/s on swp2" in said[0], case
     told = [outcome(tmp_path, s) for s in rail1.senders]
@@ -143,10 +152,7 @@ def test_a_group_waits_for_the_senders_of_its_listening_servers(
     tmp_path: Path, fabric: Any, rail1: RailIncast, case: str, requested: int, wait_s: float, runs: bool
 ) -> None:
     traffic_folder.prepare(tmp_path, fabric)
-    listening(tmp_path, rail1)
-    now = time.time()
-    for sender in rail1.senders[:requested]:
-        request(tmp_path, rail1, sender, now)
+    now = requests_made(tmp_path, rail1, senders=requested)
     said = traffic_folder.serve(tmp_path, "leaf02", leaf02(), now + wait_s)
     assert bool(said) is runs, case
     assert (outcome(tmp_path, rail1.senders[0]) is not None) is runs, case
@@ -163,10 +169,7 @@ def test_what_cannot_be_simulated_is_answered_with_an_error(
     tmp_path: Path, fabric: Any, rail1: RailIncast, case: str, switch: str, platform: str, server, error: str
 ) -> None:
     traffic_folder.prepare(tmp_path, fabric)
-    listening(tmp_path, rail1)
-    now = time.time()
-    for sender in rail1.senders:
-        request(tmp_path, rail1 if server is None else _to(rail1, server), sender, now)
+    now = requests_made(tmp_path, rail1, to=None if server is None else _to(rail1, server))
     traffic_folder.serve(tmp_path, switch, leaf02(platform=platform), now)
     told = outcome(tmp_path, rail1.senders[0])
     assert told is not None and error in told["error"] and told["gbps"] == 0, (case, told)
@@ -185,10 +188,7 @@ def test_a_sender_behind_another_leaf_enters_by_the_uplinks(
     state = leaf02()
     state.neighbours = {"swp2": ["gpu02", "rail1"], "swp3": ["gpu03", "rail1"]}
     state.neighbours["swp32"] = ["spine01", "Ethernet2"]
-    listening(tmp_path, rail1)
-    now = time.time()
-    for sender in rail1.senders:
-        request(tmp_path, rail1, sender, now)
+    now = requests_made(tmp_path, rail1)
     said = traffic_folder.serve(tmp_path, "leaf02", state, now)
     assert len(said) == 1 and "pauses from swp3, swp32," in said[0], said
     assert state.counters["swp32"]["tx_pfc"][3] > 0 and state.counters["swp4"]["tx_pfc"][3] == 0
@@ -198,10 +198,7 @@ def test_another_leafs_receivers_are_left_to_its_simulator(
     tmp_path: Path, fabric: Any, rail1: RailIncast
 ) -> None:
     traffic_folder.prepare(tmp_path, fabric)
-    listening(tmp_path, rail1)
-    now = time.time()
-    for sender in rail1.senders:
-        request(tmp_path, rail1, sender, now)
+    now = requests_made(tmp_path, rail1)
     assert traffic_folder.serve(tmp_path, "leaf01", leaf02(platform="nxos"), now + 5) == []
     assert outcome(tmp_path, rail1.senders[0]) is None
 
