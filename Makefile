@@ -26,7 +26,7 @@ lint: setup
 PYTEST_WORKERS ?= 2
 pytest: setup
 	scripts/build-base-image.sh
-	pytest -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --ignore=tests/unit/roles --durations=40
+	pytest -n $(PYTEST_WORKERS) --no-loadscope-reorder --ignore=tests/unit/roles --durations=40
 	pytest tests/unit/roles
 
 molecule: setup

@@ -30,12 +30,12 @@ def sample_files(pattern: str) -> list[Path]:
     return sorted(SAMPLES_DIR.glob(pattern)) if SAMPLES_DIR.is_dir() else []
 
 
-# pytest-xdist (`make pytest` runs two workers, --dist loadgroup): which tests must share one
-# worker, in order. A module's tests stay together so its module- and package-scoped fixtures
-# (a simulator fleet, a first push, the lab) are made once. The lab's modules share one lab that
-# `gpunet lab up` names globally (containers, networks, .lab/, inventories/lab/generated/), and
-# the Slurm test builds the same lab images, so they run one after another on one worker; the
-# package tests share .cache/quickstart-wheelhouse, which they fill without a lock.
+# pytest-xdist (`make pytest` runs two workers): which tests must share one worker, in order. A
+# module's tests stay together so its module- and package-scoped fixtures (a simulator fleet, a
+# first push) are made once. The lab's modules share one lab that `gpunet lab up` names globally
+# (containers, networks, .lab/, inventories/lab/generated/), and the Slurm test builds the same lab
+# images, so they run one after another on one worker; the package tests share
+# .cache/quickstart-wheelhouse, which they fill without a lock.
 SHARED_GROUPS = {
     "tests/e2e/": "lab",
     "tests/integration/ops/test_slurm_healthcheck.py": "lab",
@@ -43,11 +43,13 @@ SHARED_GROUPS = {
 }
 
 
-def xdist_group_of(relative_path: str) -> str:
+def xdist_group_of(nodeid: str) -> str:
+    """The group of a test: its SHARED_GROUPS entry, else its module."""
+    module = nodeid.split("::", 1)[0]
     for prefix, group in SHARED_GROUPS.items():
-        if relative_path.startswith(prefix):
+        if module.startswith(prefix):
             return group
-    return relative_path
+    return module
 
 
 # An xdist worker starts with COLUMNS=80 in its environment, which a plain pytest run does not
@@ -57,8 +59,16 @@ if "PYTEST_XDIST_WORKER" in os.environ:
     os.environ.pop("LINES", None)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        relative = item.path.relative_to(config.rootpath).as_posix()
-        item.add_marker(pytest.mark.xdist_group(xdist_group_of(relative)))
+# xdist's own --dist loadgroup cannot be used: it tags a test's group onto item._nodeid, which
+# pytest 9 no longer reads (Node.nodeid comes from Node._id), so every test was its own group and
+# the lab's modules ran on both workers, each bringing up and tearing down the same lab. Its
+# scheduler hook with LoadScopeScheduling's one extension point, the scope of a node id, does it.
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedGroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group_of(nodeid)
+
+    return SharedGroupScheduling(config, log)
