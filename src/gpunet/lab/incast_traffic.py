@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gpunet.lab.switchsim.state import SwitchState
-from gpunet.lab.switchsim.traffic import apply_load, rail_loads
+from gpunet.lab.switchsim.traffic import MODELLED_PLATFORMS, apply_load, rail_loads
 from gpunet.validate.incast import RailIncast
 
 
@@ -27,7 +27,7 @@ def simulate_incast(plan: list[RailIncast], state_files: dict[str, Path]) -> lis
                 said.append(f"{where}: not simulated (no running simulator state)")
                 continue
             state = SwitchState.load(path)
-            if state.platform not in ("sonic", "cumulus"):
+            if state.platform not in MODELLED_PLATFORMS:
                 said.append(
                     f"{where}: not simulated (the traffic model reads SONiC and Cumulus only,"
                     f" not {state.platform})"

@@ -103,6 +103,7 @@ def up(paths: LabPaths, say: Say) -> LabState:
                 state.switch_username,
                 state.switch_password,
                 running.port if running else None,
+                traffic_dir=paths.traffic_dir,
             )
         state.switches[switch.name] = running
         state.host_keys[switch.name] = switches.host_key(running.port)
@@ -143,7 +144,13 @@ def set_switch_faults(
     if factory_reset:
         Path(old.state_file).unlink(missing_ok=True)
     running = switches.start_switch(
-        switch, paths.switch_dir, state.switch_username, state.switch_password, old.port, faults
+        switch,
+        paths.switch_dir,
+        state.switch_username,
+        state.switch_password,
+        old.port,
+        faults,
+        traffic_dir=paths.traffic_dir,
     )
     state.switches[name] = running
     state.host_keys[name] = switches.host_key(running.port)

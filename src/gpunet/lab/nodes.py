@@ -14,6 +14,7 @@ from gpunet.lab.images import LabImages
 from gpunet.lab.paths import LABEL
 from gpunet.lab.plan import LabNetwork, LabNode, LabPlan
 from gpunet.lab.podman import Podman
+from gpunet.lab.traffic_folder import MOUNT
 
 SSH_USER = "ops"
 # host -> NIC netdev -> its veth end here: what `gpunet switchsim --lldp-wires` reads
@@ -54,13 +55,8 @@ def ensure_ntp_server(podman: Podman, plan: LabPlan, image: str) -> None:
     )
 
 
-def ensure_node(
-    podman: Podman, plan: LabPlan, node: LabNode, images: LabImages, traffic_dir: Path | None = None
-) -> None:
+def ensure_node(podman: Podman, plan: LabPlan, node: LabNode, images: LabImages, traffic_dir: Path) -> None:
     """`traffic_dir`: bind-mounted at traffic_folder.MOUNT, the lab's incast SIMULATION folder."""
-    from gpunet.lab.traffic_folder import MOUNT
-
-    volumes = ["--volume", f"{traffic_dir}:{MOUNT}"] if traffic_dir is not None else []
     networks = ["--network", plan.mgmt.name]
     for interface in node.interfaces:
         networks += [
@@ -79,7 +75,8 @@ def ensure_node(
             "NET_ADMIN",
             "--security-opt",
             "unmask=/proc/sys",
-            *volumes,
+            "--volume",
+            f"{traffic_dir}:{MOUNT}",
             *networks,
             images.node,
         ],

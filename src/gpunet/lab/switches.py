@@ -23,8 +23,6 @@ LOOPBACK = "127.0.0.1"
 START_TIMEOUT_S = 20.0
 # Written by `lab up` (gpunet.lab.nodes.host_link_devices): which veth carries each host NIC's LLDP.
 LLDP_WIRES_FILE = "lldp-wires.json"
-# The lab's traffic folder (gpunet.lab.traffic_folder), beside the switches' folder in the state dir.
-TRAFFIC_DIR = "traffic"
 
 
 @dataclass(frozen=True)
@@ -122,15 +120,16 @@ def start_switch(
     password: str,
     port: int | None = None,
     faults: list[str] | None = None,
+    traffic_dir: Path | None = None,
 ) -> RunningSwitch:
-    """Start a simulator for `switch` (reusing `port` when it is free) and wait until it serves SSH."""
+    """Start a simulator for `switch` (reusing `port` when it is free) and wait until it serves SSH;
+    with `traffic_dir` (LabPaths.traffic_dir, where it exists) it serves the lab's incast SIMULATION."""
     workdir.mkdir(parents=True, exist_ok=True)
     if port is None or ssh_banner(port, timeout_s=0.5) is not None:
         port = free_port()
     state_file = workdir / f"{switch.name}.state.json"
     log_file = workdir / f"{switch.name}.log"
     wires = workdir / LLDP_WIRES_FILE
-    traffic = workdir.parent / TRAFFIC_DIR
     if not state_file.exists():
         seed_state(switch, state_file)
     else:
@@ -144,7 +143,7 @@ def start_switch(
         f"--username={username}",
         f"--password={password}",
         *([f"--lldp-wires={wires}"] if wires.is_file() else []),
-        *([f"--traffic-dir={traffic}"] if traffic.is_dir() else []),
+        *([f"--traffic-dir={traffic_dir}"] if traffic_dir is not None and traffic_dir.is_dir() else []),
         *(faults or []),
     ]  # fmt: skip
     with log_file.open("ab") as log:

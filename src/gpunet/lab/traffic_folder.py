@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from gpunet.lab.switchsim.state import SwitchState
-from gpunet.lab.switchsim.traffic import PACKET_BYTES, Load, apply_load
+from gpunet.lab.switchsim.traffic import MODELLED_PLATFORMS, PACKET_BYTES, Load, apply_load
 from gpunet.model.fabric import Fabric
 
 MOUNT = "/run/gpunet-lab-traffic"  # where every node sees the folder
@@ -55,7 +55,6 @@ NIC_COUNTERS = (
     "rp_cnp_handled",
     "rp_cnp_ignored",
 )
-MODELLED = ("sonic", "cumulus")  # the platforms gpunet.lab.switchsim.traffic models
 # Seconds after a receiver's first request before its group runs with the senders it has.
 GRACE_S = 3.0
 # Seconds past its -D after which a request with no outcome is left alone (its client is gone).
@@ -190,7 +189,7 @@ def _run_group(
 ) -> str:
     host, nic = receiver
     where = f"{switch}: incast into {host}:{nic} from {', '.join(f'{r.host}:{r.device}' for r in requests)}"
-    if state.platform not in MODELLED:
+    if state.platform not in MODELLED_PLATFORMS:
         error = f"SIMULATION: {switch} is {state.platform}; the lab's traffic model reads SONiC and Cumulus"
         for request in requests:
             _outcome(folder, request, error=error)

@@ -275,11 +275,11 @@ def test_a_client_without_a_listening_server_fails_as_perftest_does(tmp_path: Pa
     assert list((tmp_path / "requests").iterdir()) == []
 
 
-def test_the_leafs_simulator_process_serves_the_folder_beside_its_own(
+def test_a_simulator_started_with_the_traffic_folder_serves_it(
     tmp_path: Path, fabric: Any, rail1: RailIncast
 ) -> None:
-    """`lab up`'s start_switch passes the state dir's traffic folder to the simulator, which applies
-    the load to its own running state (what the incast collection then reads over SSH)."""
+    """start_switch hands the traffic folder (`lab up`: LabPaths.traffic_dir) to the simulator, which
+    applies the load to its own running state (what the incast collection then reads over SSH)."""
     from gpunet.lab import switches
     from gpunet.lab.plan import plan_lab
 
@@ -291,10 +291,10 @@ def test_the_leafs_simulator_process_serves_the_folder_beside_its_own(
     state = SwitchState.load(state_file)
     state.config = leaf02().config
     state.save(state_file)
-    folder = tmp_path / switches.TRAFFIC_DIR
+    folder = tmp_path / "traffic"
     traffic_folder.prepare(folder, fabric)
     listening(folder, rail1)
-    running = switches.start_switch(lab_switch, workdir, "admin", "pw-test")
+    running = switches.start_switch(lab_switch, workdir, "admin", "pw-test", traffic_dir=folder)
     try:
         assert f"--traffic-dir={folder}".encode() in Path(f"/proc/{running.pid}/cmdline").read_bytes()
         for sender in rail1.senders:

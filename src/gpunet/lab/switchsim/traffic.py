@@ -114,6 +114,10 @@ def add_counter(state: SwitchState, port: str, counter: str, index: int, amount:
     values[index] += amount
 
 
+# The platforms apply_load models; it refuses the others.
+MODELLED_PLATFORMS = ("sonic", "cumulus")
+
+
 def apply_load(state: SwitchState, load: Load) -> Outcome:
     """Move `state`'s counters as the SONiC config it holds says this load would (a Cumulus
     switch's: as its `nv set` lines say, gpunet.lab.switchsim.traffic_nvue)."""

@@ -194,7 +194,8 @@ class _IncastCheck(Check):
 
 # The platforms the lab's traffic model moves counters on (gpunet.lab.switchsim.traffic.apply_load
 # refuses the others): where a rail's hosts are simulated (gpunet_hardware.simulated_incast), only
-# these leaves give it evidence.
+# these leaves give it evidence. gpunet.lab.switchsim.traffic.MODELLED_PLATFORMS, restated: validate
+# does not import the lab, an extra.
 SIMULATED_PLATFORMS = ("sonic", "cumulus")
 
 
