@@ -11,29 +11,35 @@ import re
 from typing import Any
 
 from gpunet.validate.incast import AFTER, BEFORE, plan_from_document
+from gpunet.validate.parsers.rdma_hw_counters import ROOT_PATTERN
 
-# Every RDMA port's hardware counters, one `<path>:<value>` line each (`gpunet parse
-# rdma-hw-counters`). -s: a counter file that cannot be read is left out (the check then names
-# the missing counter) instead of putting grep's message among the counter lines; where no RDMA
-# device exists grep prints nothing and exits 2, which the artifact records.
 SYSFS_ROOT = "/sys/class/infiniband"
-HW_COUNTERS_SCRIPT = f"grep -s -H . {SYSFS_ROOT}/*/ports/*/hw_counters/*"
 PHASES = (BEFORE, AFTER)
-# Another root (verify_incast_sysfs_root): an absolute path of plain characters ending in
-# /infiniband, as the parser takes it (the lab's SIMULATION tree, gpunet.lab.traffic_folder).
-_ROOT = re.compile(r"^/(?:[A-Za-z0-9._-]+/)*infiniband$")
+# Another root (verify_incast_sysfs_root, the lab's SIMULATION tree, gpunet.lab.traffic_folder):
+# only one the parser reads, which also keeps it free of anything the shell would interpret.
+_ROOT = re.compile(ROOT_PATTERN)
+
+
+def counters_script(root: str) -> str:
+    """Every RDMA port's hardware counters under `root`, one `<path>:<value>` line each (`gpunet
+    parse rdma-hw-counters`). -s: a counter file that cannot be read is left out (the check then
+    names the missing counter) instead of putting grep's message among the counter lines; where no
+    RDMA device exists grep prints nothing and exits 2, which the artifact records."""
+    return f"grep -s -H . {root}/*/ports/*/hw_counters/*"
+
+
+HW_COUNTERS_SCRIPT = counters_script(SYSFS_ROOT)
 
 
 def hw_counters_command(phase: str, root: str = SYSFS_ROOT) -> dict[str, Any]:
     """The NIC counter capture of one phase, as the run_commands module takes it, under `root`."""
     if phase not in PHASES:
         raise ValueError(f"incast phase {phase!r}: expected one of {', '.join(PHASES)}")
-    if not _ROOT.match(root):
+    if not _ROOT.fullmatch(root):
         raise ValueError(
             f"verify_incast_sysfs_root {root!r}: expected an absolute path ending in /infiniband"
         )
-    script = HW_COUNTERS_SCRIPT.replace(SYSFS_ROOT, root, 1)
-    return {"file": f"rdma-hw-counters.{phase}", "argv": ["sh", "-c", script]}
+    return {"file": f"rdma-hw-counters.{phase}", "argv": ["sh", "-c", counters_script(root)]}
 
 
 def host_jobs(document: Any, host: str, gid_indexes: dict[str, int] | None = None) -> dict[str, Any]:

@@ -105,7 +105,13 @@ def test_the_counters_under_another_root_are_what_the_parser_reads(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "root",
-    ["/sys/class/net", "run/gpunet-lab-traffic/infiniband", "/tmp/a b/infiniband", "/x;rm/infiniband"],
+    [
+        "/sys/class/net",
+        "run/gpunet-lab-traffic/infiniband",
+        "/tmp/a b/infiniband",
+        "/x;rm/infiniband",
+        "/x/infiniband\n",  # a newline would end the shell's command line
+    ],
 )
 def test_a_root_the_parser_would_not_read_is_refused(root: str) -> None:
     with pytest.raises(ValueError, match="verify_incast_sysfs_root"):

@@ -28,7 +28,10 @@ from typing import Any
 
 from gpunet.validate.parsers.base import ParseError
 
-_ROOT = r"(?P<root>/(?:[A-Za-z0-9._-]+/)*infiniband)"
+# The folder of the RDMA devices: sysfs's /sys/class/infiniband, or another absolute path of plain
+# characters ending in /infiniband (gpunet.validate.incast_jobs refuses a root it would not read).
+ROOT_PATTERN = r"/(?:[A-Za-z0-9._-]+/)*infiniband"
+_ROOT = rf"(?P<root>{ROOT_PATTERN})"
 _LINE = re.compile(
     rf"^{_ROOT}/(?P<device>[^/\s:]+)/ports/(?P<port>\d+)/hw_counters/(?P<name>[A-Za-z0-9_]+)"
     r":(?P<value>.*)$"
