@@ -194,41 +194,41 @@ def _run_group(
         for request in requests:
             _outcome(folder, request, error=error)
         return f"{where}: not simulated ({state.platform})"
-    own = {r.name: wired.get(r.host, {}).get(r.device) for r in requests}
-    unknown = [r for r in requests if own[r.name] is None]
-    for request in unknown:
-        _outcome(folder, request, error=f"no lab NIC {request.device} on {request.host}")
-    senders = [r for r in requests if own[r.name] is not None]
+    senders: list[tuple[Request, dict[str, Any]]] = []  # each with its NIC's wiring
+    for request in requests:
+        nic_wiring = wired.get(request.host, {}).get(request.device)
+        if nic_wiring is None:
+            _outcome(folder, request, error=f"no lab NIC {request.device} on {request.host}")
+        else:
+            senders.append((request, nic_wiring))
     if not senders:
         return f"{where}: no known sender"
     ingress = []
-    for request in senders:
-        nic_wiring = own[request.name] or {}
+    for _, nic_wiring in senders:
         if nic_wiring["switch"] == switch:
             ingress.append(str(nic_wiring["port"]))
         else:  # behind another leaf: it enters by this leaf's uplinks (cabled to no lab host)
             ingress += [port for port, far in sorted(state.neighbours.items()) if far and far[0] not in wired]
-    offered = float(sum(int((own[r.name] or {})["gbps"]) for r in senders))
-    seconds = max(r.seconds for r in senders)
-    tclass = senders[0].tclass or 0
+    offered = float(sum(int(nic_wiring["gbps"]) for _, nic_wiring in senders))
+    seconds = max(request.seconds for request, _ in senders)
+    tclass = senders[0][0].tclass or 0
     load = Load(str(wired[host][nic]["port"]), tuple(dict.fromkeys(ingress)), tclass >> 2, offered, seconds)
     try:
         outcome = apply_load(state, load)
     except ValueError as error:
-        for request in senders:
+        for request, _ in senders:
             _outcome(folder, request, error=f"SIMULATION: {error}")
         return f"{where}: not simulated ({error})"
     sent = int(min(offered, outcome.rate_gbps) * 1e9 / 8 * seconds / PACKET_BYTES)
     kept = sent / (sent + outcome.dropped) if sent + outcome.dropped else 0.0
     share = outcome.rate_gbps / len(senders)
-    for request in senders:
-        line_rate = float((own[request.name] or {})["gbps"])
-        _outcome(folder, request, gbps=round(min(line_rate, share) * kept, 2))
-    cnps = outcome.marked
+    for request, nic_wiring in senders:
+        _outcome(folder, request, gbps=round(min(float(nic_wiring["gbps"]), share) * kept, 2))
+    cnps = outcome.marked  # one CNP per marked packet (an upper bound: a real NP rate-limits them)
     _add(folder, host, nic, "np_ecn_marked_roce_packets", outcome.marked)
     _add(folder, host, nic, "np_cnp_sent", cnps)
     _add(folder, host, nic, "out_of_sequence", outcome.dropped)
-    for index, request in enumerate(senders):
+    for index, (request, _) in enumerate(senders):
         handled = cnps // len(senders) + (1 if index < cnps % len(senders) else 0)
         _add(folder, request.host, request.device, "rp_cnp_handled", handled)
     return (
