@@ -99,6 +99,28 @@ def test_parts_give_the_measurements_of_one_process(jobs: int) -> None:
     assert {check for check, *_ in one.measurements} >= {"switch_pfc", "lossless_queue_drops", "ntp_offset"}
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_checks_equal_texts_are_one_string_object(jobs: int) -> None:
+    """At 16,384 hosts a switch port's target, built apart for its result and for each of its
+    counters, and every repeated expectation and observation were 3 million separate strings,
+    0.4 GiB of the judging's peak. In one process each text of a check is one object; from
+    judging processes (a check judged in parts, each part sent back on its own) each target is."""
+    verdict = judge(ARTIFACTS / "healthy", jobs=jobs, measure=True)
+    measured = {check for check, *_ in verdict.measurements}
+    texts: dict[tuple[str, str], set[int]] = {}
+    for result in verdict.results:
+        if result.check in measured:
+            every = (result.target, result.expected, result.actual) if jobs == 1 else (result.target,)
+            for text in every:
+                texts.setdefault((result.check, text), set()).add(id(text))
+    for check, target, quantity, _ in verdict.measurements:
+        for text in (target, quantity) if jobs == 1 else (target,):
+            texts.setdefault((check, text), set()).add(id(text))
+    assert len(verdict.measurements) > 50 and {"switch_pfc", "lossless_queue_drops"} <= measured
+    assert sum(map(len, texts.values())) < len(verdict.results) + len(verdict.measurements)
+    assert [key for key, objects in texts.items() if len(objects) > 1] == []
+
+
 def test_every_check_is_in_exactly_one_batch_of_the_default_catalog() -> None:
     found = [name for batch in batches(load_catalog().checks) for name in batch.checks]
     assert sorted(found) == sorted(load_catalog().checks)

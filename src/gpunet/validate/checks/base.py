@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from sys import intern
 from typing import Any, ClassVar
 
 from gpunet.validate.artifacts import Artifacts, InputError
@@ -51,13 +52,20 @@ class Check(ABC):
     def run(self) -> Iterator[Result]: ...
 
     def measure(self, target: str, quantity: str, value: float | None) -> None:
-        """Record a number read for `target` (nothing when not recording or not read)."""
+        """Record a number read for `target` (nothing when not recording or not read).
+
+        Texts are interned here and in `result`: a port's target built apart for its result and
+        each counter, and the same observation on thousands of ports, were 3 million separate
+        strings at 16,384 hosts (0.4 GiB of the judging's peak); one object each also pickles
+        once when a judging process sends its part back."""
         if self.measurements is not None and value is not None:
-            self.measurements.append((self.name, target, quantity, value))
+            self.measurements.append((self.name, intern(target), intern(quantity), value))
 
     def result(self, target: str, passed: bool, expected: str, actual: str, message: str = "") -> Result:
         status = Status.PASS if passed else Status.FAIL
-        return Result(self.name, target, status, expected, actual, message, self.categories[0])
+        return Result(
+            self.name, intern(target), status, intern(expected), intern(actual), message, self.categories[0]
+        )
 
     def unavailable(
         self, target: str, hosts: list[HostExpectation], error: InputError, expected: str
