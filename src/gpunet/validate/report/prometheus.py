@@ -38,13 +38,20 @@ check already says why), never a made-up zero.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from gpunet.validate.checks.traffic import PairMeasurement
 from gpunet.validate.judge import Verdict
 from gpunet.validate.manifest import Manifest, NicExpectation
-from gpunet.validate.report.exposition import Family, exposition_chunks, exposition_text, write_atomically
+from gpunet.validate.report.exposition import (
+    Family,
+    MadeSamples,
+    Sample,
+    exposition_chunks,
+    exposition_text,
+    write_atomically,
+)
 from gpunet.validate.report.grouping import counts_per_check
 from gpunet.validate.results import Measurement, Result, Status, counts, exit_code
 
@@ -172,82 +179,129 @@ _PAIR_LABELS = ("host", "nic", "peer_host", "peer_nic", "rail", "switch", "port"
 
 
 def _pair_families(pairs: Iterable[PairMeasurement], manifest: Manifest) -> list[Family]:
-    measured = Family(
-        "gpunet_pair_bandwidth_bytes_per_second",
-        "ib_write_bw average bandwidth of a scheduled pair on one rail",
-        _PAIR_LABELS,
-    )
-    line_rate = Family(
-        "gpunet_pair_line_rate_bytes_per_second",
-        "line rate of the slower NIC of a scheduled pair",
-        _PAIR_LABELS,
-    )
+    """Two samples a scheduled pair (131,072 pairs at 16,384 hosts), made as they are written."""
     nic_of_rail = {(host.name, nic.rail): nic for host in manifest.hosts.values() for nic in host.nics}
-    for pair in pairs:
-        client, server = nic_of_rail.get((pair.client, pair.rail)), nic_of_rail.get((pair.server, pair.rail))
-        if client is None or server is None:
-            continue
-        labels = (
-            pair.client,
-            client.name,
-            pair.server,
-            server.name,
-            str(pair.rail),
-            client.switch,
-            client.switch_port,
-        )
-        line_rate.add(labels, pair.line_rate_gbps * _GBPS_AS_BYTES)
-        if pair.gbps is not None:
-            measured.add(labels, pair.gbps * _GBPS_AS_BYTES)
-    return [measured, line_rate]
+    pairs = list(pairs)
+
+    def labelled() -> Iterator[tuple[tuple[str, ...], PairMeasurement]]:
+        for pair in pairs:
+            client = nic_of_rail.get((pair.client, pair.rail))
+            server = nic_of_rail.get((pair.server, pair.rail))
+            if client is not None and server is not None:
+                rail = str(pair.rail)
+                yield (
+                    (
+                        pair.client,
+                        client.name,
+                        pair.server,
+                        server.name,
+                        rail,
+                        client.switch,
+                        client.switch_port,
+                    ),
+                    pair,
+                )
+
+    def measured() -> Iterator[Sample]:
+        return ((labels, pair.gbps * _GBPS_AS_BYTES) for labels, pair in labelled() if pair.gbps is not None)
+
+    def line_rate() -> Iterator[Sample]:
+        return ((labels, pair.line_rate_gbps * _GBPS_AS_BYTES) for labels, pair in labelled())
+
+    return [
+        Family(
+            "gpunet_pair_bandwidth_bytes_per_second",
+            "ib_write_bw average bandwidth of a scheduled pair on one rail",
+            _PAIR_LABELS,
+            MadeSamples(measured),
+        ),
+        Family(
+            "gpunet_pair_line_rate_bytes_per_second",
+            "line rate of the slower NIC of a scheduled pair",
+            _PAIR_LABELS,
+            MadeSamples(line_rate),
+        ),
+    ]
 
 
 def _measured_families(measurements: Iterable[Measurement], manifest: Manifest) -> list[Family]:
-    offset = Family("gpunet_ntp_offset_seconds", "chrony's system time offset (signed)", ("host",))
-    synchronised = Family(
-        "gpunet_ntp_synchronised", "1 when chrony says the clock is synchronised", ("host",)
-    )
-    busbw = Family(
-        "gpunet_nccl_busbw_bytes_per_second", "nccl-tests peak out-of-place bus bandwidth of a run", ("run",)
-    )
-    bound = Family(
-        "gpunet_nccl_busbw_bound_bytes_per_second", "the planner's bus bandwidth bound for a run", ("run",)
-    )
-    pause = Family(
-        "gpunet_switch_pfc_pause_frames",
-        "PFC pause frames a lossless switch port received (rx) or sent (tx) on the lossless priority, "
-        "read after the traffic tests",
-        ("switch", "port", "priority", "direction"),
-    )
-    drops = Family(
-        "gpunet_switch_queue_drop_packets",
-        "packets the lossless queue of a switch port dropped, read after the traffic tests",
-        ("switch", "port", "queue"),
-    )
-    ecn = Family(
-        "gpunet_switch_ecn_marked_packets",
-        "packets the lossless queue of a switch port marked with ECN (CE), read after the traffic tests",
-        ("switch", "port", "queue"),
-    )
-    for run in manifest.nccl_runs.values():
-        bound.add((run.name,), run.bound_busbw_gbs * 1e9)
+    """The measured values' families; each family's samples made from the measurements as it is
+    written (2 million at 16,384 hosts, most of them switch counters)."""
+    measurements = measurements if isinstance(measurements, list) else list(measurements)
     lossless = str(manifest.lossless_priority)
     priority_of = {
         name: "all" if switch.platform in _PER_PORT_PAUSE else lossless
         for name, switch in manifest.switches.items()
     }
-    for check, target, quantity, value in measurements:
-        if check == "ntp_offset":
-            (offset if quantity == "offset_seconds" else synchronised).add((target,), value)
-        elif check == "nccl_busbw":
-            busbw.add((target.removeprefix("nccl:"),), value)
-        else:
+
+    def read(check: str, quantity: str | None = None) -> Iterator[tuple[str, str, float]]:
+        """(target, quantity, value) of `check`'s measurements (of `quantity` only, if given)."""
+        for measured_by, target, measured, value in measurements:
+            if measured_by == check and (quantity is None or measured == quantity):
+                yield target, measured, value
+
+    def per_host(quantity: str) -> Callable[[], Iterator[Sample]]:
+        return lambda: (((target,), value) for target, _, value in read("ntp_offset", quantity))
+
+    def busbw() -> Iterator[Sample]:
+        return (((target.removeprefix("nccl:"),), value) for target, _, value in read("nccl_busbw"))
+
+    def pauses() -> Iterator[Sample]:
+        for target, quantity, value in read("switch_pfc"):
             switch, _, port = target.partition(":")
-            if check == "switch_pfc":
-                direction = quantity.partition("_")[0]  # rx_pause_frames, tx_pause_frames
-                pause.add((switch, port, priority_of.get(switch, lossless), direction), value)
-            elif check == "lossless_queue_drops":
-                drops.add((switch, port, lossless), value)
-            elif check == "switch_ecn":
-                ecn.add((switch, port, lossless), value)
-    return [busbw, bound, offset, synchronised, pause, drops, ecn]
+            direction = quantity.partition("_")[0]  # rx_pause_frames, tx_pause_frames
+            yield (switch, port, priority_of.get(switch, lossless), direction), value
+
+    def lossless_queue(check: str) -> Callable[[], Iterator[Sample]]:
+        def made() -> Iterator[Sample]:
+            for target, _, value in read(check):
+                switch, _, port = target.partition(":")
+                yield (switch, port, lossless), value
+
+        return made
+
+    bound = Family(
+        "gpunet_nccl_busbw_bound_bytes_per_second", "the planner's bus bandwidth bound for a run", ("run",)
+    )
+    for run in manifest.nccl_runs.values():
+        bound.add((run.name,), run.bound_busbw_gbs * 1e9)
+    return [
+        Family(
+            "gpunet_nccl_busbw_bytes_per_second",
+            "nccl-tests peak out-of-place bus bandwidth of a run",
+            ("run",),
+            MadeSamples(busbw),
+        ),
+        bound,
+        Family(
+            "gpunet_ntp_offset_seconds",
+            "chrony's system time offset (signed)",
+            ("host",),
+            MadeSamples(per_host("offset_seconds")),
+        ),
+        Family(
+            "gpunet_ntp_synchronised",
+            "1 when chrony says the clock is synchronised",
+            ("host",),
+            MadeSamples(per_host("synchronised")),
+        ),
+        Family(
+            "gpunet_switch_pfc_pause_frames",
+            "PFC pause frames a lossless switch port received (rx) or sent (tx) on the lossless priority, "
+            "read after the traffic tests",
+            ("switch", "port", "priority", "direction"),
+            MadeSamples(pauses),
+        ),
+        Family(
+            "gpunet_switch_queue_drop_packets",
+            "packets the lossless queue of a switch port dropped, read after the traffic tests",
+            ("switch", "port", "queue"),
+            MadeSamples(lossless_queue("lossless_queue_drops")),
+        ),
+        Family(
+            "gpunet_switch_ecn_marked_packets",
+            "packets the lossless queue of a switch port marked with ECN (CE), read after the traffic tests",
+            ("switch", "port", "queue"),
+            MadeSamples(lossless_queue("switch_ecn")),
+        ),
+    ]
