@@ -188,14 +188,13 @@ def _pair_families(pairs: Iterable[PairMeasurement], manifest: Manifest) -> list
             client = nic_of_rail.get((pair.client, pair.rail))
             server = nic_of_rail.get((pair.server, pair.rail))
             if client is not None and server is not None:
-                rail = str(pair.rail)
                 yield (
                     (
                         pair.client,
                         client.name,
                         pair.server,
                         server.name,
-                        rail,
+                        str(pair.rail),
                         client.switch,
                         client.switch_port,
                     ),
@@ -227,7 +226,11 @@ def _pair_families(pairs: Iterable[PairMeasurement], manifest: Manifest) -> list
 def _measured_families(measurements: Iterable[Measurement], manifest: Manifest) -> list[Family]:
     """The measured values' families; each family's samples made from the measurements as it is
     written (2 million at 16,384 hosts, most of them switch counters)."""
-    measurements = measurements if isinstance(measurements, list) else list(measurements)
+    # One pass sorts them by check (a list of references, not of samples), so each family reads
+    # its own check's measurements, not all of them.
+    by_check: dict[str, list[Measurement]] = {}
+    for measurement in measurements:
+        by_check.setdefault(measurement[0], []).append(measurement)
     lossless = str(manifest.lossless_priority)
     priority_of = {
         name: "all" if switch.platform in _PER_PORT_PAUSE else lossless
@@ -236,8 +239,8 @@ def _measured_families(measurements: Iterable[Measurement], manifest: Manifest) 
 
     def read(check: str, quantity: str | None = None) -> Iterator[tuple[str, str, float]]:
         """(target, quantity, value) of `check`'s measurements (of `quantity` only, if given)."""
-        for measured_by, target, measured, value in measurements:
-            if measured_by == check and (quantity is None or measured == quantity):
+        for _, target, measured, value in by_check.get(check, ()):
+            if quantity is None or measured == quantity:
                 yield target, measured, value
 
     def per_host(quantity: str) -> Callable[[], Iterator[Sample]]:
